@@ -4,9 +4,24 @@
 //! Everything up to the GPU resources is plain Rust with no wgpu in it.
 
 pub mod anim;
+pub mod assets;
 mod bounds;
+pub mod cli;
+pub mod inspect;
 pub mod model;
 pub mod skin;
+pub mod vat;
 
 pub use bounds::Aabb;
 pub use model::{ImportError, Model};
+
+/// Logging for the binary and tools: `info` for Stampede, errors only for the
+/// chatty GPU layers; `RUST_LOG` overrides.
+pub fn init_logging() {
+    env_logger::Builder::from_env(
+        env_logger::Env::default()
+            .default_filter_or("info,wgpu_hal=error,wgpu_core=warn,naga=error"),
+    )
+    .format_timestamp(None)
+    .init();
+}

@@ -1,1 +1,53 @@
-fn main() {}
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const EXAMPLES: &str = "Examples:
+  stampede                                   a herd of horses in a window
+  stampede --model bird --count 5000         a flock of birds
+  stampede inspect ../shared/models/Fox.glb  what a glTF file contains
+  stampede bake horse --out vat/horse        export the VAT (EXR + vat.json)
+  stampede make-assets                       regenerate assets/horse.glb and assets/bird.glb";
+
+/// A real-time crowd renderer: vertex animation textures baked from skinned glTF.
+#[derive(Parser)]
+#[command(name = "stampede", version, about, after_help = EXAMPLES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print what a glTF file contains: meshes, vertices, joints, clips, warnings.
+    Inspect {
+        /// horse, bird, or a .gltf/.glb file.
+        model: String,
+    },
+    /// Bake a model's clips and export the VAT as EXR textures plus vat.json.
+    Bake(stampede::cli::BakeArgs),
+    /// Regenerate the project's own horse and bird models.
+    MakeAssets {
+        /// Output folder.
+        #[arg(long, default_value = "assets")]
+        out: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    stampede::init_logging();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Inspect { model }) => stampede::cli::inspect(&model),
+        Some(Command::Bake(args)) => stampede::cli::bake(&args),
+        Some(Command::MakeAssets { out }) => stampede::cli::make_assets(&out),
+        None => Err(anyhow::anyhow!("the viewer is not part of this build yet")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

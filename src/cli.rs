@@ -1,0 +1,148 @@
+//! The headless commands: `inspect`, `bake` and `make-assets`.
+
+use crate::inspect::Inspection;
+use crate::model::Model;
+use crate::vat::{self, BakeOptions, LoopMode, Precision};
+use anyhow::Context;
+use std::path::{Path, PathBuf};
+
+/// Arguments of `stampede bake`.
+#[derive(clap::Args, Debug)]
+pub struct BakeArgs {
+    /// The model: horse, bird, or a .gltf/.glb file.
+    pub model: String,
+    /// Output folder (created when missing).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Bake rate in frames per second of clip time.
+    #[arg(long, default_value_t = 30.0)]
+    pub fps: f32,
+    /// Texel format.
+    #[arg(long, default_value = "f16", value_parser = ["f16", "f32"])]
+    pub precision: String,
+    /// Texture width cap; vertices wrap over several rows per frame beyond it.
+    #[arg(long, default_value_t = vat::DEFAULT_MAX_WIDTH)]
+    pub max_width: u32,
+    /// Texture height cap; clips spill into further array layers beyond it.
+    #[arg(long, default_value_t = vat::DEFAULT_MAX_WIDTH)]
+    pub max_height: u32,
+    /// Bake only this clip (repeat for several); all clips by default.
+    #[arg(long = "clip")]
+    pub clips: Vec<String>,
+    /// Looping: auto (first and last pose match), on, or off.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "on", "off"])]
+    pub looping: String,
+    /// Sample at exactly --fps even when the clip's keys are evenly spaced
+    /// (by default frames then land on the keys).
+    #[arg(long)]
+    pub exact_fps: bool,
+}
+
+impl BakeArgs {
+    pub fn options(&self) -> BakeOptions {
+        BakeOptions {
+            fps: self.fps,
+            precision: self.precision.parse().unwrap_or(Precision::F16),
+            max_width: self.max_width,
+            max_height: self.max_height,
+            looping: match self.looping.as_str() {
+                "on" => LoopMode::Always,
+                "off" => LoopMode::Never,
+                _ => LoopMode::Auto,
+            },
+            clips: self.clips.clone(),
+            align_to_keys: !self.exact_fps,
+            ..BakeOptions::default()
+        }
+    }
+}
+
+pub fn inspect(model: &str) -> anyhow::Result<()> {
+    let model = crate::assets::load_model(model)?;
+    print!("{}", Inspection(&model));
+    Ok(())
+}
+
+pub fn bake(args: &BakeArgs) -> anyhow::Result<()> {
+    let model = crate::assets::load_model(&args.model)?;
+    let vat = vat::bake(&model, &args.options())?;
+    let files = vat::export(&model, &vat, &args.out)?;
+    print_bake(&model, &vat);
+    println!("wrote:");
+    for f in files {
+        println!("  {}", f.display());
+    }
+    Ok(())
+}
+
+/// The bake summary shared by `bake` and the viewer's log.
+pub fn print_bake(model: &Model, vat: &vat::Vat) {
+    let l = &vat.layout;
+    println!(
+        "{}: {} vertices, {} clips baked at {} fps ({})",
+        model.source.display(),
+        l.vertex_count,
+        vat.clips.len(),
+        vat.fps,
+        vat.precision.name()
+    );
+    println!(
+        "  texture: {} x {} x {} layer(s), {} rows per frame, {:.2} MiB per texture",
+        l.width,
+        l.height,
+        l.layers,
+        l.rows_per_frame,
+        vat.texture_bytes() as f64 / (1024.0 * 1024.0)
+    );
+    for c in &vat.clips {
+        println!(
+            "  {:<24} layer {} rows {:>5}.. frames {:>4} at {:>6.2} fps, {:.3}s{}",
+            format!("'{}'", c.name),
+            c.layer,
+            c.first_row,
+            c.frame_count,
+            c.fps,
+            c.duration,
+            if c.looping { ", looping" } else { "" }
+        );
+    }
+    let r = &vat.report;
+    println!(
+        "  error: quantization {:.3e} ({:.4}% of the {:.3} diagonal), normals {:.3}°, interpolation {:.3e} ({:.4}%)",
+        r.quantization,
+        r.quantization_relative * 100.0,
+        r.diagonal,
+        r.normal_quantization_degrees,
+        r.interpolation,
+        r.interpolation_relative * 100.0
+    );
+    println!(
+        "  bake: {:.2} ms (+{:.2} ms error report)",
+        vat.bake_ms, vat.report_ms
+    );
+}
+
+pub fn make_assets(out: &Path) -> anyhow::Result<()> {
+    let files: Vec<PathBuf> =
+        todo_procgen(out).with_context(|| format!("{}: cannot write the assets", out.display()))?;
+    for f in files {
+        let model = Model::load(&f)?;
+        println!(
+            "wrote {} ({} vertices, {} joints, clips: {})",
+            f.display(),
+            model.vertex_count(),
+            model.stats.joints,
+            model
+                .clips
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    Ok(())
+}
+
+fn todo_procgen(_: &Path) -> std::io::Result<Vec<PathBuf>> {
+    Err(std::io::Error::other("generator not wired yet"))
+}

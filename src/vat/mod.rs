@@ -1,0 +1,166 @@
+//! Vertex animation textures: every clip's skinned positions and normals,
+//! one texel per vertex per frame.
+//!
+//! Layout: a 2D texture array `width × height × layers`. A frame takes
+//! `rows_per_frame` rows (vertex `v` sits at `x = v % width`,
+//! `row = v / width`). A clip's frames are stacked after the previous clip's,
+//! and a clip never straddles two layers. A looping clip ends with a copy of
+//! its first frame, so the lerp between the last two frames wraps seamlessly.
+
+mod bake;
+mod export;
+mod layout;
+mod texels;
+
+pub use bake::bake;
+pub use export::{ExportError, export};
+pub use layout::{Layout, VatClip};
+pub use texels::{Precision, Texels};
+
+use crate::Aabb;
+
+/// Default texture width cap, a common device limit for 2D textures.
+pub const DEFAULT_MAX_WIDTH: u32 = 8192;
+
+/// How looping is decided per clip.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LoopMode {
+    /// A clip loops when its first and last poses match within the tolerance.
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+/// What and how to bake.
+#[derive(Clone, Debug)]
+pub struct BakeOptions {
+    /// Frames per second of animation time.
+    pub fps: f32,
+    pub precision: Precision,
+    pub max_width: u32,
+    pub max_height: u32,
+    pub max_layers: u32,
+    pub looping: LoopMode,
+    /// `Auto` looping: the largest vertex distance between the first and last
+    /// pose, as a fraction of the model's bounding-box diagonal.
+    pub loop_tolerance: f32,
+    /// Clip names to bake, in this order; empty bakes every clip.
+    pub clips: Vec<String>,
+    /// When a clip's keys are evenly spaced, put frames on them: the frame
+    /// count becomes the multiple of the key intervals nearest the requested
+    /// rate. Uneven keys, or `false`, sample at the requested rate.
+    pub align_to_keys: bool,
+}
+
+impl Default for BakeOptions {
+    fn default() -> Self {
+        Self {
+            fps: 30.0,
+            precision: Precision::F16,
+            max_width: DEFAULT_MAX_WIDTH,
+            max_height: DEFAULT_MAX_WIDTH,
+            max_layers: 256,
+            looping: LoopMode::Auto,
+            loop_tolerance: 0.01,
+            clips: Vec::new(),
+            align_to_keys: true,
+        }
+    }
+}
+
+/// How far the baked texture is from exact skinning.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct ErrorReport {
+    /// Worst distance between a stored (rounded) position and the exact one.
+    pub quantization: f32,
+    /// `quantization` over the bounding-box diagonal.
+    pub quantization_relative: f32,
+    /// Worst angle between a stored normal and the exact one, in degrees.
+    pub normal_quantization_degrees: f32,
+    /// Worst distance, over every clip and every pair of neighbouring frames,
+    /// between exact skinning at the midpoint time and the lerp of the two
+    /// stored frames.
+    pub interpolation: f32,
+    /// `interpolation` over the bounding-box diagonal.
+    pub interpolation_relative: f32,
+    /// The interpolation error of each clip, in clip order.
+    pub interpolation_per_clip: Vec<f32>,
+    /// The bounding-box diagonal the relative figures use.
+    pub diagonal: f32,
+}
+
+/// A baked VAT: the exact texels the renderer uploads, and their table.
+#[derive(Clone, Debug)]
+pub struct Vat {
+    pub layout: Layout,
+    pub clips: Vec<VatClip>,
+    pub precision: Precision,
+    /// The requested bake rate; each clip's own rate is in [`VatClip::fps`].
+    pub fps: f32,
+    /// Bounds over every frame of every clip, in model space.
+    pub bounds: Aabb,
+    /// RGB = position, A = 1.
+    pub positions: Texels,
+    /// RGB = unit normal, A = 0.
+    pub normals: Texels,
+    pub report: ErrorReport,
+    /// Wall time of the bake (sampling, skinning, packing) in milliseconds.
+    pub bake_ms: f64,
+    /// Wall time of the error report in milliseconds.
+    pub report_ms: f64,
+}
+
+/// Why a bake cannot be made.
+#[derive(Debug, thiserror::Error)]
+pub enum VatError {
+    #[error(
+        "{model}: {vertices} vertices need {rows} rows of {width} texels per frame, more than the texture height {max_height}; raise --max-width or use a smaller model"
+    )]
+    TooManyVertices {
+        model: String,
+        vertices: usize,
+        width: u32,
+        rows: u32,
+        max_height: u32,
+    },
+    #[error(
+        "{model}: clip '{clip}' needs {rows} rows ({frames} frames × {rows_per_frame} rows), more than the texture height {max_height}; lower --fps or raise --max-width"
+    )]
+    ClipTooLong {
+        model: String,
+        clip: String,
+        frames: u32,
+        rows_per_frame: u32,
+        rows: u32,
+        max_height: u32,
+    },
+    #[error(
+        "{model}: the bake needs {layers} texture layers, more than the limit {max_layers}; lower --fps or bake fewer clips"
+    )]
+    TooManyLayers {
+        model: String,
+        layers: u32,
+        max_layers: u32,
+    },
+    #[error("{model}: no clip named '{clip}' (the model has: {available})")]
+    NoSuchClip {
+        model: String,
+        clip: String,
+        available: String,
+    },
+    #[error("invalid bake option: {0}")]
+    Option(String),
+}
+
+impl Vat {
+    /// Index of the clip with this name.
+    pub fn clip_index(&self, name: &str) -> Option<usize> {
+        self.clips.iter().position(|c| c.name == name)
+    }
+
+    /// Bytes of one texture (positions or normals), all layers.
+    pub fn texture_bytes(&self) -> usize {
+        self.positions.bytes().len()
+    }
+}
