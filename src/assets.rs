@@ -1,17 +1,27 @@
 //! The built-in models and how a `--model` argument becomes a [`Model`].
 
 use crate::model::{ImportError, Model};
-use std::path::Path;
 
-/// The built-in models: name, bytes (the committed `assets/` files, made by
-/// `stampede make-assets`).
-pub const BUILTIN: &[(&str, &str)] = &[("horse", "assets/horse.glb"), ("bird", "assets/bird.glb")];
+/// The built-in models: name, the path they are known by, and the bytes of
+/// the committed `assets/` file (made by `stampede make-assets`), embedded so
+/// the binary runs from anywhere.
+pub const BUILTIN: &[(&str, &str, &[u8])] = &[
+    (
+        "horse",
+        "assets/horse.glb",
+        include_bytes!("../assets/horse.glb"),
+    ),
+    (
+        "bird",
+        "assets/bird.glb",
+        include_bytes!("../assets/bird.glb"),
+    ),
+];
 
 /// Loads `horse`, `bird`, or a glTF file path.
 pub fn load_model(spec: &str) -> Result<Model, ImportError> {
-    if let Some((_, rel)) = BUILTIN.iter().find(|(name, _)| *name == spec) {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
-        return Model::load(path);
+    match BUILTIN.iter().find(|(name, _, _)| *name == spec) {
+        Some((_, path, bytes)) => Model::from_slice(bytes, path),
+        None => Model::load(spec),
     }
-    Model::load(spec)
 }

@@ -123,8 +123,8 @@ pub fn print_bake(model: &Model, vat: &vat::Vat) {
 }
 
 pub fn make_assets(out: &Path) -> anyhow::Result<()> {
-    let files: Vec<PathBuf> =
-        todo_procgen(out).with_context(|| format!("{}: cannot write the assets", out.display()))?;
+    let files: Vec<PathBuf> = crate::procgen::write_assets(out)
+        .with_context(|| format!("{}: cannot write the assets", out.display()))?;
     for f in files {
         let model = Model::load(&f)?;
         println!(
@@ -141,8 +141,4 @@ pub fn make_assets(out: &Path) -> anyhow::Result<()> {
         );
     }
     Ok(())
-}
-
-fn todo_procgen(_: &Path) -> std::io::Result<Vec<PathBuf>> {
-    Err(std::io::Error::other("generator not wired yet"))
 }

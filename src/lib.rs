@@ -9,6 +9,7 @@ mod bounds;
 pub mod cli;
 pub mod inspect;
 pub mod model;
+pub mod procgen;
 pub mod skin;
 pub mod vat;
 

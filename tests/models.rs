@@ -192,3 +192,61 @@ fn inspect_prints_the_figures() {
         assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
     }
 }
+
+/// The project's own models go through the same import path as any file and
+/// meet what the viewer relies on.
+#[test]
+fn own_horse_and_bird_import_and_bake_cleanly() {
+    use stampede::vat::{self, BakeOptions};
+    let cases: [(
+        &str,
+        std::ops::RangeInclusive<usize>,
+        usize,
+        &[(&str, bool)],
+    ); 2] = [
+        (
+            "horse",
+            1500..=3000,
+            20,
+            &[("Gallop", true), ("Walk", true), ("Idle", true)],
+        ),
+        ("bird", 500..=1500, 9, &[("Flap", true), ("Glide", true)]),
+    ];
+    for (name, vertices, min_joints, clips) in cases {
+        let m = stampede::assets::load_model(name).unwrap();
+        assert!(
+            vertices.contains(&m.vertex_count()),
+            "{name}: {} vertices",
+            m.vertex_count()
+        );
+        assert!(
+            m.stats.joints >= min_joints,
+            "{name}: {} joints",
+            m.stats.joints
+        );
+        assert!(m.warnings.is_empty(), "{name}: {:?}", m.warnings);
+        // The file on disk and the embedded copy are the same model.
+        let on_disk =
+            Model::load(format!("{}/assets/{name}.glb", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        assert_eq!(on_disk.positions, m.positions);
+        let vat = vat::bake(&m, &BakeOptions::default()).unwrap();
+        for (clip, looping) in clips {
+            let i = vat
+                .clip_index(clip)
+                .unwrap_or_else(|| panic!("{name}: no clip {clip}"));
+            assert_eq!(vat.clips[i].looping, *looping, "{name} '{clip}' looping");
+        }
+        assert!(
+            vat.report.interpolation_relative < 0.01,
+            "{name}: interpolation error {} of the diagonal",
+            vat.report.interpolation_relative
+        );
+        // Feet on the ground at rest: the lowest point is near y = 0.
+        let rest = m.sample_pose(None, 0.0).skinned_bounds(&m);
+        assert!(
+            rest.min.y.abs() < 0.05,
+            "{name}: lowest point {}",
+            rest.min.y
+        );
+    }
+}

@@ -31,7 +31,7 @@ pub fn validate_all(file: &Path, doc: &Document, buffers: &[Data]) -> Result<(),
             file: file.to_owned(),
             what: accessor
                 .name()
-                .map_or_else(|| "data".to_string(), |n| format!("'{n}'")),
+                .map_or_else(|| "glTF data".to_string(), |n| format!("'{n}'")),
             accessor: accessor.index(),
             problem,
         };

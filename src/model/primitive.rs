@@ -198,7 +198,7 @@ impl PrimitiveReader<'_> {
             ));
         }
         let triangles = triangle_list(mode, &raw);
-        if mode == Mode::Triangles && raw.len() % 3 != 0 {
+        if mode == Mode::Triangles && !raw.len().is_multiple_of(3) {
             model.warnings.push(format!(
                 "mesh {} primitive {pi}: index count is not a multiple of 3",
                 self.mesh.index()

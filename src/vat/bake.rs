@@ -38,61 +38,24 @@ pub fn bake(model: &Model, options: &BakeOptions) -> Result<Vat, VatError> {
         .collect();
     layout.place(&name, &mut clips, options.max_height, options.max_layers)?;
 
-    // Every sampled frame is independent: skin them in parallel.
-    let jobs: Vec<(usize, u32)> = clips
-        .iter()
-        .enumerate()
-        .flat_map(|(c, clip)| (0..sampled_frames(clip)).map(move |k| (c, k)))
-        .collect();
-    let frames: Vec<(Vec<Vec3>, Vec<Vec3>)> = jobs
-        .par_iter()
-        .map_init(
-            || Pose::rest(model),
-            |pose, &(c, k)| {
-                let clip = &clips[c];
-                pose.sample(model, clip.source, clip.frame_time(k));
-                skin::skin(model, pose)
-            },
-        )
-        .collect();
-
-    let precision = options.precision;
-    let mut positions = Texels::zeroed(precision, layout.texel_count());
-    let mut normals = Texels::zeroed(precision, layout.texel_count());
-    let mut bounds = Aabb::EMPTY;
-    let mut quantization = 0.0f32;
-    let mut normal_cos = 1.0f32;
-    for (&(c, k), (p, n)) in jobs.iter().zip(&frames) {
-        let clip = &clips[c];
-        let start = layout.frame_start(clip, k);
-        for (v, (&p, &n)) in p.iter().zip(n).enumerate() {
-            let stored_p = precision.round(p.extend(1.0));
-            let stored_n = precision.round(n.extend(0.0));
-            positions.set(start + v, stored_p);
-            normals.set(start + v, stored_n);
-            bounds.add(stored_p.truncate());
-            quantization = quantization.max(stored_p.truncate().distance(p));
-            normal_cos = normal_cos.min(stored_n.truncate().normalize_or_zero().dot(n));
-        }
-    }
-    // A looping clip's last frame is a copy of its first.
-    for clip in clips.iter().filter(|c| c.looping) {
-        let (from, to) = (
-            layout.frame_start(clip, 0),
-            layout.frame_start(clip, clip.segments()),
-        );
-        for v in 0..layout.vertex_count as usize {
-            positions.set(to + v, positions.get(from + v));
-            normals.set(to + v, normals.get(from + v));
-        }
-    }
+    // Every frame fills its own slot of rows_per_frame rows, so the frames
+    // are skinned and packed in parallel, straight into the texture.
+    let mut positions = Texels::zeroed(options.precision, layout.texel_count());
+    let mut normals = Texels::zeroed(options.precision, layout.texel_count());
+    let stats = match (&mut positions, &mut normals) {
+        (Texels::F16(p), Texels::F16(n)) => fill(model, &layout, &clips, p, n),
+        (Texels::F32(p), Texels::F32(n)) => fill(model, &layout, &clips, p, n),
+        _ => unreachable!("both textures are made with the same precision"),
+    };
+    let FrameStats {
+        bounds,
+        quantization,
+        normal_cos,
+    } = stats;
     let bake_ms = started.elapsed().as_secs_f64() * 1e3;
 
     let report_started = Instant::now();
-    let per_clip: Vec<f32> = clips
-        .iter()
-        .map(|clip| interpolation_error(model, &layout, clip, &positions))
-        .collect();
+    let per_clip = interpolation_errors(model, &layout, &clips, &positions);
     let interpolation = per_clip.iter().copied().fold(0.0, f32::max);
     let size = bounds.diagonal().max(f32::MIN_POSITIVE);
     let report = ErrorReport {
@@ -111,12 +74,12 @@ pub fn bake(model: &Model, options: &BakeOptions) -> Result<Vat, VatError> {
         layout.width,
         layout.height,
         layout.layers,
-        precision.name()
+        options.precision.name()
     );
     Ok(Vat {
         layout,
         clips,
-        precision,
+        precision: options.precision,
         fps: options.fps,
         bounds,
         positions,
@@ -125,6 +88,109 @@ pub fn bake(model: &Model, options: &BakeOptions) -> Result<Vat, VatError> {
         bake_ms,
         report_ms,
     })
+}
+
+/// What packing measured: the bounds of the stored positions and the worst
+/// rounding of positions and normals.
+#[derive(Clone, Copy)]
+struct FrameStats {
+    bounds: Aabb,
+    quantization: f32,
+    /// Smallest cosine between a stored normal and the exact one.
+    normal_cos: f32,
+}
+
+impl FrameStats {
+    const NONE: Self = Self {
+        bounds: Aabb::EMPTY,
+        quantization: 0.0,
+        normal_cos: 1.0,
+    };
+
+    fn merge(self, o: Self) -> Self {
+        Self {
+            bounds: self.bounds.union(&o.bounds),
+            quantization: self.quantization.max(o.quantization),
+            normal_cos: self.normal_cos.min(o.normal_cos),
+        }
+    }
+}
+
+/// A stored texel type.
+trait Texel: Copy + Send + Sync {
+    fn store(v: Vec4) -> Self;
+    fn load(self) -> Vec4;
+}
+
+impl Texel for [f32; 4] {
+    fn store(v: Vec4) -> Self {
+        v.to_array()
+    }
+    fn load(self) -> Vec4 {
+        Vec4::from_array(self)
+    }
+}
+
+impl Texel for [half::f16; 4] {
+    fn store(v: Vec4) -> Self {
+        v.to_array().map(half::f16::from_f32)
+    }
+    fn load(self) -> Vec4 {
+        Vec4::from_array(self.map(half::f16::to_f32))
+    }
+}
+
+/// Skins every frame of every clip into its slot. A looping clip's last
+/// frame samples clip time 0 again, which reproduces the first frame bit
+/// for bit.
+fn fill<T: Texel>(
+    model: &Model,
+    layout: &Layout,
+    clips: &[VatClip],
+    positions: &mut [T],
+    normals: &mut [T],
+) -> FrameStats {
+    let slot = (layout.rows_per_frame * layout.width) as usize;
+    let mut jobs: Vec<Option<(usize, u32)>> = vec![None; positions.len() / slot];
+    for (c, clip) in clips.iter().enumerate() {
+        for k in 0..clip.frame_count {
+            jobs[layout.frame_start(clip, k) / slot] = Some((c, k));
+        }
+    }
+    let n = model.vertex_count();
+    positions
+        .par_chunks_mut(slot)
+        .zip(normals.par_chunks_mut(slot))
+        .zip(jobs)
+        .map_init(
+            || (Pose::rest(model), vec![Vec3::ZERO; n], vec![Vec3::ZERO; n]),
+            |(pose, p, nrm), ((pos_slot, nrm_slot), job)| {
+                let Some((c, k)) = job else {
+                    return FrameStats::NONE;
+                };
+                let clip = &clips[c];
+                let k = if clip.looping && k == clip.segments() {
+                    0
+                } else {
+                    k
+                };
+                pose.sample(model, clip.source, clip.frame_time(k));
+                skin::skin_into(model, pose, p, nrm);
+                let mut stats = FrameStats::NONE;
+                for v in 0..n {
+                    let sp = T::store(p[v].extend(1.0));
+                    let sn = T::store(nrm[v].extend(0.0));
+                    pos_slot[v] = sp;
+                    nrm_slot[v] = sn;
+                    let (sp, sn) = (sp.load().truncate(), sn.load().truncate());
+                    stats.bounds.add(sp);
+                    stats.quantization = stats.quantization.max(sp.distance(p[v]));
+                    stats.normal_cos = stats.normal_cos.min(sn.normalize_or_zero().dot(nrm[v]));
+                }
+                stats
+            },
+        )
+        .reduce(|| FrameStats::NONE, FrameStats::merge)
 }
 
 /// The model clips to bake, by index; `None` stands for the rest pose.
@@ -241,26 +307,29 @@ fn uniform_key_intervals(clip: &crate::anim::Clip) -> Option<u32> {
     on_grid.then_some(intervals as u32)
 }
 
-/// Frames that are sampled; a looping clip's last frame is copied instead.
-fn sampled_frames(clip: &VatClip) -> u32 {
-    if clip.looping {
-        clip.segments()
-    } else {
-        clip.frame_count
-    }
-}
-
-/// Worst distance between exact skinning at the middle of each frame interval
-/// and the lerp of the two stored frames around it.
-fn interpolation_error(model: &Model, layout: &Layout, clip: &VatClip, positions: &Texels) -> f32 {
-    (0..clip.segments())
-        .into_par_iter()
+/// Per clip, the worst distance between exact skinning at the middle of each
+/// frame interval and the lerp of the two stored frames around it.
+fn interpolation_errors(
+    model: &Model,
+    layout: &Layout,
+    clips: &[VatClip],
+    positions: &Texels,
+) -> Vec<f32> {
+    let jobs: Vec<(usize, u32)> = clips
+        .iter()
+        .enumerate()
+        .flat_map(|(c, clip)| (0..clip.segments()).map(move |k| (c, k)))
+        .collect();
+    let n = model.vertex_count();
+    let worst: Vec<f32> = jobs
+        .par_iter()
         .map_init(
-            || Pose::rest(model),
-            |pose, k| {
+            || (Pose::rest(model), vec![Vec3::ZERO; n], vec![Vec3::ZERO; n]),
+            |(pose, exact, normals), &(c, k)| {
+                let clip = &clips[c];
                 let t = (clip.frame_time(k) + clip.frame_time(k + 1)) * 0.5;
                 pose.sample(model, clip.source, t);
-                let (exact, _) = skin::skin(model, pose);
+                skin::skin_into(model, pose, exact, normals);
                 let (a, b) = (layout.frame_start(clip, k), layout.frame_start(clip, k + 1));
                 exact
                     .iter()
@@ -272,7 +341,12 @@ fn interpolation_error(model: &Model, layout: &Layout, clip: &VatClip, positions
                     .fold(0.0, f32::max)
             },
         )
-        .reduce(|| 0.0, f32::max)
+        .collect();
+    let mut per_clip = vec![0.0f32; clips.len()];
+    for (&(c, _), w) in jobs.iter().zip(worst) {
+        per_clip[c] = per_clip[c].max(w);
+    }
+    per_clip
 }
 
 impl Pose {

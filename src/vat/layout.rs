@@ -113,10 +113,7 @@ impl Layout {
         let mut row = 0u32;
         let mut tallest = 0u32;
         for clip in clips.iter_mut() {
-            let rows = clip
-                .frame_count
-                .checked_mul(self.rows_per_frame)
-                .unwrap_or(u32::MAX);
+            let rows = clip.frame_count.saturating_mul(self.rows_per_frame);
             if rows > max_height {
                 return Err(VatError::ClipTooLong {
                     model: model.into(),

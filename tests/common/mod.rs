@@ -88,7 +88,7 @@ impl MiniGltf {
     }
 
     fn push(&mut self, mut bytes: Vec<u8>, mut accessor: serde_json::Value) -> usize {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         self.views.push(serde_json::json!({"buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len()}));

@@ -1,0 +1,89 @@
+//! The headless commands, run as a user runs them.
+
+mod common;
+
+use std::process::Command;
+
+fn stampede(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_stampede"))
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .output()
+        .expect("the stampede binary runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn inspect_a_real_model() {
+    let path = model_or_skip!("QuaterniusDeer.gltf");
+    let (ok, out, err) = stampede(&["inspect", path.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    for needle in [
+        "vertices:      4278",
+        "joints:        46",
+        "primitives:    7",
+        "'Gallop'",
+        "'Walk'",
+        "clips:         13",
+    ] {
+        assert!(out.contains(needle), "missing {needle:?} in\n{out}");
+    }
+}
+
+#[test]
+fn bake_writes_the_export() {
+    let path = model_or_skip!("Fox.glb");
+    let dir = std::env::temp_dir().join(format!("stampede-cli-bake-{}", std::process::id()));
+    let (ok, out, err) = stampede(&[
+        "bake",
+        path.to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+        "--max-width",
+        "256",
+        "--clip",
+        "Walk",
+        "--precision",
+        "f32",
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("7 rows per frame") && out.contains("'Walk'"),
+        "{out}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("vat.json")).unwrap()).unwrap();
+    assert_eq!(json["clips"].as_array().unwrap().len(), 1);
+    assert_eq!(json["precision"], "f32");
+    assert!(dir.join("positions.exr").is_file() && dir.join("normals.exr").is_file());
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn bad_files_fail_with_a_message_not_a_panic() {
+    let dir = std::env::temp_dir().join(format!("stampede-cli-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("broken.glb");
+    std::fs::write(&bad, b"glTF\x02\x00\x00\x00garbage").unwrap();
+    for args in [
+        vec!["inspect", bad.to_str().unwrap()],
+        vec![
+            "bake",
+            bad.to_str().unwrap(),
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+        vec!["inspect", "/no/such/model.glb"],
+    ] {
+        let (ok, _, err) = stampede(&args);
+        assert!(!ok, "{args:?} must fail");
+        assert!(err.starts_with("error: "), "{err}");
+        assert!(err.contains(".glb"), "the message names the file: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
