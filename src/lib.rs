@@ -4,12 +4,17 @@
 //! Everything up to the GPU resources is plain Rust with no wgpu in it.
 
 pub mod anim;
+pub mod app;
 pub mod assets;
+pub mod bones;
 mod bounds;
 pub mod cli;
+pub mod gpu;
 pub mod inspect;
 pub mod model;
+pub mod pose_batch;
 pub mod procgen;
+pub mod render;
 pub mod skin;
 pub mod vat;
 

@@ -15,6 +15,8 @@ const EXAMPLES: &str = "Examples:
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    #[command(flatten)]
+    viewer: stampede::app::ViewerArgs,
 }
 
 #[derive(Subcommand)]
@@ -41,7 +43,7 @@ fn main() -> ExitCode {
         Some(Command::Inspect { model }) => stampede::cli::inspect(&model),
         Some(Command::Bake(args)) => stampede::cli::bake(&args),
         Some(Command::MakeAssets { out }) => stampede::cli::make_assets(&out),
-        None => Err(anyhow::anyhow!("the viewer is not part of this build yet")),
+        None => stampede::app::run(cli.viewer),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

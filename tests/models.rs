@@ -193,17 +193,20 @@ fn inspect_prints_the_figures() {
     }
 }
 
+/// Name, vertex range, minimum joints, and (clip, loops).
+type Own = (
+    &'static str,
+    std::ops::RangeInclusive<usize>,
+    usize,
+    &'static [(&'static str, bool)],
+);
+
 /// The project's own models go through the same import path as any file and
 /// meet what the viewer relies on.
 #[test]
 fn own_horse_and_bird_import_and_bake_cleanly() {
     use stampede::vat::{self, BakeOptions};
-    let cases: [(
-        &str,
-        std::ops::RangeInclusive<usize>,
-        usize,
-        &[(&str, bool)],
-    ); 2] = [
+    let cases: [Own; 2] = [
         (
             "horse",
             1500..=3000,

@@ -1,0 +1,76 @@
+// Shared by every scene shader: the per-frame uniform, lighting and fog.
+// Keep `Frame` in sync with `render::gpu_data::FrameUniform`.
+
+struct Frame {
+    view_proj: mat4x4<f32>,
+    inv_view_proj: mat4x4<f32>,
+    // xyz = camera position.
+    camera_pos: vec4<f32>,
+    // xyz = unit direction towards the sun, w = intensity.
+    sun_dir: vec4<f32>,
+    sun_color: vec4<f32>,
+    sky_zenith: vec4<f32>,
+    sky_horizon: vec4<f32>,
+    // Hemisphere ambient from below (grass bounce).
+    ground_bounce: vec4<f32>,
+    // x = fog density, y = fog start distance, z = height falloff.
+    fog: vec4<f32>,
+    time: f32,
+    playback: f32,
+    spread: f32,
+    field_radius: f32,
+    // Clip for every instance, or 0xffffffff for each instance's own clip.
+    clip: u32,
+    interpolate: u32,
+    // 0 = gallop around a track, 1 = fly in circles, 2 = stand still.
+    motion: u32,
+    // Multiplier on every clip's ground speed (1 = feet planted).
+    stride: f32,
+    // Model size (bounding-box diagonal) and the ground height.
+    model_size: f32,
+    ground_y: f32,
+    instance_count: u32,
+    clip_count: u32,
+};
+
+@group(0) @binding(0) var<uniform> frame: Frame;
+
+// Directional sun with wrapped diffuse, hemisphere ambient and a little rim.
+fn shade(albedo: vec3<f32>, n: vec3<f32>, world_pos: vec3<f32>) -> vec3<f32> {
+    let l = normalize(frame.sun_dir.xyz);
+    let v = normalize(frame.camera_pos.xyz - world_pos);
+    let ndl = max(dot(n, l), 0.0);
+    let sun = frame.sun_color.rgb * frame.sun_dir.w * ndl;
+    let hemi = mix(frame.ground_bounce.rgb, frame.sky_zenith.rgb, n.y * 0.5 + 0.5);
+    let h = normalize(l + v);
+    let spec = pow(max(dot(n, h), 0.0), 32.0) * 0.08 * ndl;
+    let rim = pow(1.0 - max(dot(n, v), 0.0), 3.0) * 0.15 * frame.sky_horizon.rgb;
+    return albedo * (sun + hemi * 0.55) + vec3<f32>(spec) + rim * albedo;
+}
+
+// The sky colour in a view direction, also the colour fog fades to.
+fn sky_color(dir: vec3<f32>) -> vec3<f32> {
+    let d = normalize(dir);
+    let up = clamp(d.y, -1.0, 1.0);
+    var c = mix(frame.sky_horizon.rgb, frame.sky_zenith.rgb, pow(max(up, 0.0), 0.6));
+    // Below the horizon: a hazy ground colour.
+    c = mix(c, frame.sky_horizon.rgb * 0.85, smoothstep(0.0, -0.2, up));
+    let l = normalize(frame.sun_dir.xyz);
+    let s = max(dot(d, l), 0.0);
+    c += frame.sun_color.rgb * (pow(s, 600.0) * 4.0 + pow(s, 12.0) * 0.25);
+    return c;
+}
+
+// Distance fog towards the horizon colour, thinner with height.
+fn apply_fog(color: vec3<f32>, world_pos: vec3<f32>) -> vec3<f32> {
+    let to = world_pos - frame.camera_pos.xyz;
+    let dist = max(length(to) - frame.fog.y, 0.0);
+    let height = max(world_pos.y - frame.ground_y, 0.0);
+    let density = frame.fog.x * exp(-height * frame.fog.z);
+    let f = 1.0 - exp(-dist * density);
+    return mix(color, sky_color(to) , clamp(f, 0.0, 1.0));
+}
+
+fn unpack_tint(c: u32) -> vec4<f32> {
+    return unpack4x8unorm(c);
+}

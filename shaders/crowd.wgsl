@@ -1,0 +1,133 @@
+// The crowd: one instanced draw. Each instance's placement comes from the
+// frame time on the GPU; its pose comes from the VAT (vat.wgsl).
+// Keep `Instance` in sync with `render::gpu_data::Instance`.
+// Composed after common.wgsl and vat.wgsl.
+
+struct Instance {
+    // 0..1 across the track (or the flock's radius).
+    lane: f32,
+    // Start angle on the track, radians.
+    phase: f32,
+    scale: f32,
+    // 0..1 fraction of the clip, scaled by the time-offset spread.
+    time_offset: f32,
+    // Playback (and so ground speed) multiplier.
+    speed: f32,
+    clip: u32,
+    // RGBA8 tint.
+    tint: u32,
+    // 0..1 altitude for flyers.
+    height: f32,
+};
+
+@group(2) @binding(0) var<storage, read> instances: array<Instance>;
+@group(2) @binding(1) var base_color_tex: texture_2d_array<f32>;
+@group(2) @binding(2) var base_color_sampler: sampler;
+
+struct VertexIn {
+    @builtin(vertex_index) vertex: u32,
+    @builtin(instance_index) instance: u32,
+    @location(0) uv: vec2<f32>,
+    @location(1) color: vec4<f32>,
+    @location(2) texture_layer: i32,
+};
+
+struct VertexOut {
+    @builtin(position) clip_pos: vec4<f32>,
+    @location(0) world_pos: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) uv: vec2<f32>,
+    @location(3) color: vec4<f32>,
+    @location(4) @interpolate(flat) texture_layer: i32,
+};
+
+struct Placement {
+    origin: vec3<f32>,
+    forward: vec3<f32>,
+    up: vec3<f32>,
+};
+
+fn instance_clip(inst: Instance) -> u32 {
+    if frame.clip == 0xffffffffu {
+        return inst.clip % max(frame.clip_count, 1u);
+    }
+    return min(frame.clip, frame.clip_count - 1u);
+}
+
+// Where an instance is at time `time`, having covered `dist` model units.
+fn place(inst: Instance, dist: f32) -> Placement {
+    var p: Placement;
+    p.up = vec3<f32>(0.0, 1.0, 0.0);
+    let big_r = max(frame.field_radius, 1e-3);
+    if frame.motion == 1u {
+        // A flock: circles at different radii and heights, undulating.
+        let r = big_r * (0.35 + 0.65 * inst.lane);
+        let a = inst.phase + dist / r;
+        let size = frame.model_size;
+        let wave = 3.0 * a + inst.phase * 5.0;
+        let amp = size * 0.9;
+        let y = frame.ground_y + size * (3.0 + 9.0 * inst.height) + amp * sin(wave);
+        p.origin = vec3<f32>(cos(a) * r, y, sin(a) * r);
+        // d(y)/d(dist) gives the pitch.
+        let dy = amp * cos(wave) * 3.0 / r;
+        let tangent = vec3<f32>(-sin(a), 0.0, cos(a));
+        p.forward = normalize(tangent + vec3<f32>(0.0, dy, 0.0));
+        // Bank into the turn.
+        let inward = vec3<f32>(-cos(a), 0.0, -sin(a));
+        p.up = normalize(vec3<f32>(0.0, 1.0, 0.0) + inward * 0.35);
+    } else if frame.motion == 0u {
+        // A herd galloping counter-clockwise around a wide ring track.
+        let r = big_r * (0.62 + 0.38 * inst.lane);
+        let a = inst.phase + dist / r;
+        p.origin = vec3<f32>(cos(a) * r, frame.ground_y, sin(a) * r);
+        p.forward = vec3<f32>(-sin(a), 0.0, cos(a));
+    } else {
+        // Standing in a field.
+        let r = big_r * sqrt(inst.lane);
+        p.origin = vec3<f32>(cos(inst.phase) * r, frame.ground_y, sin(inst.phase) * r);
+        let h = inst.phase * 7.0 + inst.height * 6.2831853;
+        p.forward = vec3<f32>(sin(h), 0.0, cos(h));
+    }
+    return p;
+}
+
+@vertex
+fn vs_main(in: VertexIn) -> VertexOut {
+    let inst = instances[in.instance];
+    let clip_index = instance_clip(inst);
+    let clip = vat_clips[clip_index];
+    // Clip time and ground distance scale together, so feet do not slide.
+    let rate = frame.playback * inst.speed;
+    let t = frame.time * rate + inst.time_offset * frame.spread * clip.duration;
+    let s = vat_sample(in.vertex, clip_index, t, frame.interpolate != 0u);
+    let dist = frame.time * rate * clip.ground_speed * frame.stride * inst.scale;
+    let p = place(inst, dist);
+    let right = normalize(cross(p.up, p.forward));
+    let up = cross(p.forward, right);
+    let m = mat3x3<f32>(right, up, p.forward);
+    let world = p.origin + m * (s.position * inst.scale);
+    var out: VertexOut;
+    out.clip_pos = frame.view_proj * vec4<f32>(world, 1.0);
+    out.world_pos = world;
+    out.normal = m * s.normal;
+    out.uv = in.uv;
+    out.color = in.color * unpack_tint(inst.tint);
+    out.texture_layer = in.texture_layer;
+    return out;
+}
+
+@fragment
+fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    let layer = max(in.texture_layer, 0);
+    let texel = textureSample(base_color_tex, base_color_sampler, in.uv, layer);
+    var albedo = in.color.rgb;
+    if in.texture_layer >= 0 {
+        albedo *= texel.rgb;
+    }
+    var n = normalize(in.normal);
+    if !front {
+        n = -n;
+    }
+    let lit = shade(albedo, n, in.world_pos);
+    return vec4<f32>(apply_fog(lit, in.world_pos), 1.0);
+}

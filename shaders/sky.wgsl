@@ -1,0 +1,25 @@
+// The sky: a full-screen triangle at the far plane, drawn after the scene
+// where nothing else was. Composed after common.wgsl.
+
+struct SkyOut {
+    @builtin(position) clip_pos: vec4<f32>,
+    @location(0) ndc: vec2<f32>,
+};
+
+@vertex
+fn vs_main(@builtin(vertex_index) i: u32) -> SkyOut {
+    let uv = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));
+    let ndc = uv * 2.0 - 1.0;
+    var out: SkyOut;
+    out.clip_pos = vec4<f32>(ndc, 1.0, 1.0);
+    out.ndc = ndc;
+    return out;
+}
+
+@fragment
+fn fs_main(in: SkyOut) -> @location(0) vec4<f32> {
+    let far = frame.inv_view_proj * vec4<f32>(in.ndc, 1.0, 1.0);
+    let near = frame.inv_view_proj * vec4<f32>(in.ndc, 0.0, 1.0);
+    let dir = far.xyz / far.w - near.xyz / near.w;
+    return vec4<f32>(sky_color(dir), 1.0);
+}

@@ -1,0 +1,76 @@
+// Vertex animation texture fetch: the one function every VAT path and the
+// GPU correctness test use. Keep `VatClip` in sync with
+// `render::gpu_data::VatClipGpu` and the mapping with `vat::VatClip::frame_at`.
+
+struct VatClip {
+    layer: u32,
+    first_row: u32,
+    frame_count: u32,
+    looping: u32,
+    duration: f32,
+    rows_per_frame: u32,
+    width: u32,
+    // Model units per second of clip time (used by the crowd motion).
+    ground_speed: f32,
+};
+
+struct VatSample {
+    position: vec3<f32>,
+    normal: vec3<f32>,
+};
+
+@group(1) @binding(0) var vat_positions: texture_2d_array<f32>;
+@group(1) @binding(1) var vat_normals: texture_2d_array<f32>;
+@group(1) @binding(2) var<storage, read> vat_clips: array<VatClip>;
+
+// Fractional frame for clip time `t`: wrapped for looping clips, clamped
+// otherwise (matches `VatClip::frame_at`).
+fn vat_frame(clip: VatClip, t: f32) -> f32 {
+    let segments = f32(clip.frame_count - 1u);
+    if clip.frame_count <= 1u || clip.duration <= 0.0 {
+        return 0.0;
+    }
+    var ct = t;
+    if clip.looping != 0u {
+        ct = t - clip.duration * floor(t / clip.duration);
+    } else {
+        ct = clamp(t, 0.0, clip.duration);
+    }
+    return min(ct / clip.duration * segments, segments);
+}
+
+// Texel of vertex `v` in stored frame `f`: the row wraps every `width` vertices.
+fn vat_texel(clip: VatClip, f: u32, v: u32) -> vec2<i32> {
+    let row = clip.first_row + f * clip.rows_per_frame + v / clip.width;
+    return vec2<i32>(i32(v % clip.width), i32(row));
+}
+
+fn vat_fetch(clip: VatClip, f: u32, v: u32) -> VatSample {
+    let xy = vat_texel(clip, f, v);
+    let layer = i32(clip.layer);
+    var s: VatSample;
+    s.position = textureLoad(vat_positions, xy, layer, 0).xyz;
+    s.normal = textureLoad(vat_normals, xy, layer, 0).xyz;
+    return s;
+}
+
+// Position and normal of vertex `v` of clip `clip_index` at clip time `t`,
+// lerped between the two neighbouring stored frames (or the nearest frame
+// when `interpolate` is false).
+fn vat_sample(v: u32, clip_index: u32, t: f32, interpolate: bool) -> VatSample {
+    let clip = vat_clips[clip_index];
+    let frame = vat_frame(clip, t);
+    let last = clip.frame_count - 1u;
+    if !interpolate {
+        return vat_fetch(clip, min(u32(frame + 0.5), last), v);
+    }
+    let f0 = min(u32(floor(frame)), last);
+    let f1 = min(f0 + 1u, last);
+    let w = frame - f32(f0);
+    let a = vat_fetch(clip, f0, v);
+    let b = vat_fetch(clip, f1, v);
+    var s: VatSample;
+    s.position = mix(a.position, b.position, w);
+    s.normal = mix(a.normal, b.normal, w);
+    return s;
+}

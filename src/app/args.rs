@@ -1,0 +1,101 @@
+//! The viewer's command-line flags (flattened into the binary's CLI).
+
+use crate::render::TechniqueKind;
+use crate::vat::Precision;
+use std::path::PathBuf;
+
+#[derive(Clone, Debug, clap::Args)]
+pub struct ViewerArgs {
+    /// Model to show: horse, bird, or a .glb/.gltf file.
+    #[arg(long, default_value = "horse")]
+    pub model: String,
+    /// Number of instances (1 to 1,000,000).
+    #[arg(long, default_value_t = 2000)]
+    pub count: u64,
+    /// Clip every instance plays (default: the model's first clip; "mixed" for random clips).
+    #[arg(long)]
+    pub clip: Option<String>,
+    /// Technique that draws the crowd.
+    #[arg(long, value_enum, default_value_t = TechniqueKind::Vat)]
+    pub technique: TechniqueKind,
+    /// Window or image size, WxH.
+    #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+    pub size: (u32, u32),
+    /// Seed of the crowd's placement, phases, sizes and tints.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Render this many frames, then exit (for scripted runs).
+    #[arg(long)]
+    pub frames: Option<u32>,
+    /// Render one deterministic frame at --time, write it as PNG, and exit.
+    #[arg(long)]
+    pub screenshot: Option<PathBuf>,
+    /// Scene time in seconds for --screenshot.
+    #[arg(long, default_value_t = 2.0)]
+    pub time: f32,
+    /// Open no window at all (needs --screenshot).
+    #[arg(long)]
+    pub headless: bool,
+    /// Bake rate in frames per second of animation.
+    #[arg(long, default_value_t = 30.0)]
+    pub fps: f32,
+    /// Texel precision of the VAT.
+    #[arg(long, default_value = "f16")]
+    pub precision: Precision,
+    /// Start with vsync off.
+    #[arg(long)]
+    pub no_vsync: bool,
+    /// Request a few window sizes while running (window test).
+    #[arg(long, hide = true)]
+    pub resize_test: bool,
+}
+
+impl Default for ViewerArgs {
+    fn default() -> Self {
+        Self {
+            model: "horse".into(),
+            count: 2000,
+            clip: None,
+            technique: TechniqueKind::Vat,
+            size: (1280, 720),
+            seed: 1,
+            frames: None,
+            screenshot: None,
+            time: 2.0,
+            headless: false,
+            fps: 30.0,
+            precision: Precision::F16,
+            no_vsync: false,
+            resize_test: false,
+        }
+    }
+}
+
+/// Parses `WxH`.
+pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("size '{s}' is not WxH (e.g. 1280x720)"))?;
+    let parse = |v: &str| {
+        v.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("size '{s}' is not WxH (e.g. 1280x720)"))
+    };
+    let (w, h) = (parse(w)?, parse(h)?);
+    if w == 0 || h == 0 || w > 16384 || h > 16384 {
+        return Err(format!("size {w}x{h} must be between 1x1 and 16384x16384"));
+    }
+    Ok((w, h))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("512x320"), Ok((512, 320)));
+        assert!(parse_size("0x10").is_err());
+        assert!(parse_size("wide").is_err());
+    }
+}

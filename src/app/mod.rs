@@ -1,0 +1,80 @@
+//! The viewer: a winit window with an egui panel, or one headless frame.
+
+mod args;
+pub mod scene_setup;
+mod ui;
+mod window;
+
+use crate::gpu::GpuContext;
+use crate::render::headless::{self, Headless};
+use crate::render::{FrameSettings, crowd};
+use anyhow::Context;
+pub use args::{ViewerArgs, parse_size};
+use scene_setup::{ModelChoice, prepare};
+
+/// Runs the viewer as the flags ask: a window, or a headless screenshot.
+pub fn run(args: ViewerArgs) -> anyhow::Result<()> {
+    let count = clamp_count(args.count);
+    if args.headless && args.screenshot.is_none() {
+        anyhow::bail!(
+            "--headless renders one frame to a file: add --screenshot PATH (and --time T)"
+        );
+    }
+    if args.headless {
+        return screenshot_headless(&args, count);
+    }
+    window::run(args, count)
+}
+
+/// Refuses 0 and clamps absurd counts, saying so.
+pub fn clamp_count(count: u64) -> u32 {
+    if count == 0 {
+        eprintln!("--count 0 draws nothing; using 1");
+        return 1;
+    }
+    if count > crowd::MAX_INSTANCES as u64 {
+        eprintln!(
+            "--count {count} is more than the viewer's limit; using {}",
+            crowd::MAX_INSTANCES
+        );
+        return crowd::MAX_INSTANCES;
+    }
+    count as u32
+}
+
+fn screenshot_headless(args: &ViewerArgs, count: u32) -> anyhow::Result<()> {
+    let path = args
+        .screenshot
+        .clone()
+        .context("--headless needs --screenshot PATH")?;
+    let prepared = prepare(
+        &ModelChoice::parse(&args.model),
+        args.fps,
+        args.precision,
+        args.clip.as_deref(),
+    )?;
+    let gpu = GpuContext::headless()?;
+    eprintln!(
+        "{}: {} vertices, baked in {:.0} ms; GPU: {}",
+        prepared.model.name(),
+        prepared.model.vertex_count(),
+        prepared.vat.bake_ms,
+        gpu.description()
+    );
+    let (w, h) = args.size;
+    let config = prepared.renderer_config(w, h, count, args.seed, headless::FORMAT);
+    let mut view = Headless::new(gpu, &prepared.model, &prepared.vat, &config)?;
+    let settings = FrameSettings {
+        time: args.time,
+        clip: prepared.clip,
+        ..FrameSettings::default()
+    };
+    let image = view.render(&settings)?;
+    image.save_png(&path)?;
+    eprintln!(
+        "wrote {} ({w}×{h}, {count} instances, t = {} s)",
+        path.display(),
+        args.time
+    );
+    Ok(())
+}

@@ -1,0 +1,196 @@
+//! From a `--model` choice to a loaded model, its bake and how its crowd moves.
+
+use crate::Model;
+use crate::render::{Motion, RendererConfig};
+use crate::vat::{self, BakeOptions, Precision, Vat};
+use std::path::PathBuf;
+
+/// Why a model could not be prepared.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error("could not load the model: {0}")]
+    Import(#[from] crate::ImportError),
+    #[error("could not bake the VAT: {0}")]
+    Bake(#[from] vat::VatError),
+    #[error("{model}: no clip named '{clip}' (the model has: {available})")]
+    NoSuchClip {
+        model: String,
+        clip: String,
+        available: String,
+    },
+}
+
+/// Which model the viewer shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModelChoice {
+    Horse,
+    Bird,
+    File(PathBuf),
+}
+
+impl ModelChoice {
+    pub fn parse(s: &str) -> Self {
+        match s {
+            "horse" => Self::Horse,
+            "bird" => Self::Bird,
+            path => Self::File(PathBuf::from(path)),
+        }
+    }
+
+    pub fn label(&self) -> String {
+        match self {
+            Self::Horse => "horse".into(),
+            Self::Bird => "bird".into(),
+            Self::File(p) => p.display().to_string(),
+        }
+    }
+
+    /// Built-in models come from the bytes embedded in the binary.
+    pub fn load(&self) -> Result<Model, SetupError> {
+        Ok(crate::assets::load_model(&self.label())?)
+    }
+
+    pub fn motion(&self) -> Motion {
+        match self {
+            Self::Bird => Motion::Flock,
+            _ => Motion::Track,
+        }
+    }
+}
+
+/// A model ready to draw.
+pub struct Prepared {
+    pub choice: ModelChoice,
+    pub model: Model,
+    pub vat: Vat,
+    pub motion: Motion,
+    /// Each clip's ground speed, model units per second of clip time.
+    pub ground_speeds: Vec<f32>,
+    /// The clip all instances start with (`None` = each their own).
+    pub clip: Option<u32>,
+}
+
+/// A ground speed that keeps feet roughly planted, from the clip's name and
+/// the model's size, for models that do not declare one.
+pub fn estimate_ground_speed(vat: &Vat, clip: usize) -> f32 {
+    let name = vat
+        .clips
+        .get(clip)
+        .map(|c| c.name.to_lowercase())
+        .unwrap_or_default();
+    let extent = vat.bounds.max - vat.bounds.min;
+    let length = extent.x.max(extent.z).max(1e-3);
+    if name.contains("run") || name.contains("gallop") {
+        length * 2.4
+    } else if name.contains("trot") {
+        length * 1.4
+    } else if name.contains("walk") {
+        length * 0.7
+    } else if name.contains("fly") || name.contains("flap") || name.contains("glide") {
+        length * 3.0
+    } else {
+        0.0
+    }
+}
+
+/// Bird cruising speed (m/s) for the flock's circles.
+const BIRD_FLIGHT_SPEED: f32 = 6.0;
+
+/// A clip's ground speed: the procedural models' own constants (so hooves
+/// stay planted), an estimate for other files.
+pub fn ground_speed(choice: &ModelChoice, vat: &Vat, clip: usize) -> f32 {
+    let name = vat
+        .clips
+        .get(clip)
+        .map(|c| c.name.as_str())
+        .unwrap_or_default();
+    match (choice, name) {
+        (ModelChoice::Horse, "Gallop") => crate::procgen::HORSE_GALLOP_SPEED,
+        (ModelChoice::Horse, "Walk") => crate::procgen::HORSE_WALK_SPEED,
+        (ModelChoice::Horse, _) => 0.0,
+        (ModelChoice::Bird, _) => BIRD_FLIGHT_SPEED,
+        _ => estimate_ground_speed(vat, clip),
+    }
+}
+
+/// Loads and bakes a model for the viewer.
+pub fn prepare(
+    choice: &ModelChoice,
+    fps: f32,
+    precision: Precision,
+    clip: Option<&str>,
+) -> Result<Prepared, SetupError> {
+    let model = choice.load()?;
+    let options = BakeOptions {
+        fps,
+        precision,
+        ..BakeOptions::default()
+    };
+    let vat = vat::bake(&model, &options)?;
+    let clip = match clip {
+        Some("mixed") => None,
+        Some(name) => Some(vat.clip_index(name).ok_or_else(|| {
+            SetupError::NoSuchClip {
+                model: model.name(),
+                clip: name.into(),
+                available: vat
+                    .clips
+                    .iter()
+                    .map(|c| c.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }
+        })? as u32),
+        None => Some(default_clip(&vat)),
+    };
+    let mut motion = choice.motion();
+    let ground_speeds: Vec<f32> = (0..vat.clips.len())
+        .map(|c| ground_speed(choice, &vat, c))
+        .collect();
+    if motion == Motion::Track && ground_speeds.iter().all(|&s| s == 0.0) {
+        motion = Motion::Stand;
+    }
+    Ok(Prepared {
+        choice: choice.clone(),
+        model,
+        vat,
+        motion,
+        ground_speeds,
+        clip,
+    })
+}
+
+/// The clip a crowd shows first: a run or gallop when there is one.
+pub fn default_clip(vat: &Vat) -> u32 {
+    let find = |word: &str| {
+        vat.clips
+            .iter()
+            .position(|c| c.name.to_lowercase().contains(word))
+    };
+    find("gallop")
+        .or_else(|| find("run"))
+        .or_else(|| find("fly"))
+        .or_else(|| find("walk"))
+        .unwrap_or(0) as u32
+}
+
+impl Prepared {
+    pub fn renderer_config(
+        &self,
+        width: u32,
+        height: u32,
+        count: u32,
+        seed: u64,
+        format: wgpu::TextureFormat,
+    ) -> RendererConfig {
+        RendererConfig {
+            format,
+            width,
+            height,
+            count,
+            seed,
+            motion: self.motion,
+            ground_speeds: self.ground_speeds.clone(),
+        }
+    }
+}

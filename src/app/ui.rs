@@ -1,0 +1,209 @@
+//! The egui side panel: what the user can change, and what the renderer reports.
+
+use crate::render::{History, TechniqueKind, crowd::MAX_INSTANCES};
+use crate::vat::Vat;
+
+/// What the panel edits. The window applies the changes after each frame's UI.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UiState {
+    pub model: ModelPick,
+    pub file_path: String,
+    pub count: u32,
+    /// `None` = each instance its own clip.
+    pub clip: Option<u32>,
+    pub playback: f32,
+    pub spread: f32,
+    pub interpolate: bool,
+    pub vsync: bool,
+    pub technique: TechniqueKind,
+    pub paused: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelPick {
+    Horse,
+    Bird,
+    File,
+}
+
+/// What the panel shows but does not edit.
+pub struct Stats<'a> {
+    pub adapter: &'a str,
+    pub frame_ms: &'a History,
+    pub cpu_ms: Option<f32>,
+    pub gpu_ms: Option<f32>,
+    pub vat: &'a Vat,
+    pub model_name: &'a str,
+    pub vertices: usize,
+    pub triangles: usize,
+    pub capacity: u32,
+    pub allocations: u32,
+    pub message: Option<&'a str>,
+}
+
+/// Actions that need more than a field change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    LoadModel,
+    FrameCrowd,
+    ResetCamera,
+}
+
+pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> Vec<Action> {
+    let mut actions = Vec::new();
+    egui::Panel::left("controls").default_size(290.0).show(ui, |ui| {
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            ui.heading("Stampede");
+            ui.label(egui::RichText::new(stats.adapter).small());
+            ui.separator();
+
+            ui.horizontal(|ui| {
+                ui.label("Model");
+                let before = state.model;
+                ui.selectable_value(&mut state.model, ModelPick::Horse, "horse");
+                ui.selectable_value(&mut state.model, ModelPick::Bird, "bird");
+                ui.selectable_value(&mut state.model, ModelPick::File, "file");
+                if state.model != before && state.model != ModelPick::File {
+                    actions.push(Action::LoadModel);
+                }
+            });
+            if state.model == ModelPick::File {
+                ui.horizontal(|ui| {
+                    ui.text_edit_singleline(&mut state.file_path);
+                    if ui.button("Load").clicked() {
+                        actions.push(Action::LoadModel);
+                    }
+                });
+            }
+            if let Some(msg) = stats.message {
+                ui.colored_label(egui::Color32::from_rgb(240, 120, 90), msg);
+            }
+
+            ui.horizontal(|ui| {
+                ui.label("Technique");
+                egui::ComboBox::from_id_salt("technique")
+                    .selected_text(state.technique.label())
+                    .show_ui(ui, |ui| {
+                        for &t in TechniqueKind::ALL {
+                            ui.selectable_value(&mut state.technique, t, t.label());
+                        }
+                    });
+            });
+            ui.separator();
+
+            ui.label("Instances");
+            ui.add(egui::Slider::new(&mut state.count, 1..=MAX_INSTANCES).logarithmic(true));
+            ui.horizontal(|ui| {
+                ui.add(egui::DragValue::new(&mut state.count).range(1..=MAX_INSTANCES).speed(10.0));
+                ui.label(format!("buffer {} ({} allocations)", stats.capacity, stats.allocations));
+            });
+
+            let clip_name = |c: Option<u32>| {
+                c.and_then(|c| stats.vat.clips.get(c as usize))
+                    .map_or("mixed".to_string(), |c| c.name.clone())
+            };
+            ui.horizontal(|ui| {
+                ui.label("Clip");
+                egui::ComboBox::from_id_salt("clip")
+                    .selected_text(clip_name(state.clip))
+                    .show_ui(ui, |ui| {
+                        for (i, c) in stats.vat.clips.iter().enumerate() {
+                            ui.selectable_value(&mut state.clip, Some(i as u32), &c.name);
+                        }
+                        ui.selectable_value(&mut state.clip, None, "mixed");
+                    });
+            });
+            ui.add(egui::Slider::new(&mut state.playback, 0.0..=3.0).text("playback speed"));
+            ui.add(egui::Slider::new(&mut state.spread, 0.0..=1.0).text("time-offset spread"));
+            ui.checkbox(&mut state.interpolate, "interpolate between frames");
+            ui.checkbox(&mut state.vsync, "vsync");
+            ui.checkbox(&mut state.paused, "pause");
+            ui.horizontal(|ui| {
+                if ui.button("Frame crowd (F)").clicked() {
+                    actions.push(Action::FrameCrowd);
+                }
+                if ui.button("Reset view (R)").clicked() {
+                    actions.push(Action::ResetCamera);
+                }
+            });
+            ui.separator();
+
+            let fps = stats.frame_ms.rate().unwrap_or(0.0);
+            ui.label(format!("{fps:.1} fps"));
+            ui.label(format!(
+                "CPU {} ms/frame   GPU {}",
+                stats.cpu_ms.map_or("–".into(), |v| format!("{v:.2}")),
+                stats.gpu_ms.map_or("n/a".into(), |v| format!("{v:.2} ms/frame"))
+            ));
+            egui::CollapsingHeader::new("Frame time").default_open(true).show(ui, |ui| {
+                frame_graph(ui, stats.frame_ms);
+            });
+            egui::CollapsingHeader::new("Bake").default_open(true).show(ui, |ui| {
+                let vat = stats.vat;
+                ui.label(format!("{}: {} vertices, {} triangles", stats.model_name, stats.vertices, stats.triangles));
+                ui.label(format!("{:.0} fps, {} precision", vat.fps, vat.precision.name()));
+                ui.label(format!(
+                    "texture {}×{} × {} layer(s), {} rows/frame",
+                    vat.layout.width, vat.layout.height, vat.layout.layers, vat.layout.rows_per_frame
+                ));
+                ui.label(format!("{:.2} MiB (positions + normals)", (2 * vat.texture_bytes()) as f64 / (1 << 20) as f64));
+                ui.label(format!("baked in {:.0} ms", vat.bake_ms));
+                let r = &vat.report;
+                ui.label(format!("quantization error {:.2e} ({:.4}% of size)", r.quantization, r.quantization_relative * 100.0));
+                ui.label(format!("interpolation error {:.2e} ({:.3}% of size)", r.interpolation, r.interpolation_relative * 100.0));
+                ui.label(format!("normal error {:.2}°", r.normal_quantization_degrees));
+                for c in &vat.clips {
+                    ui.label(format!(
+                        "  {} — {} frames, {:.2} s{}",
+                        c.name,
+                        c.frame_count,
+                        c.duration,
+                        if c.looping { ", loops" } else { "" }
+                    ));
+                }
+            });
+            ui.separator();
+            ui.label(egui::RichText::new("Left drag: orbit · right/shift drag: pan · wheel: zoom · F: frame · R: reset").small());
+        });
+    });
+    actions
+}
+
+/// A small bar graph of the last frame times.
+fn frame_graph(ui: &mut egui::Ui, history: &History) {
+    let (rect, _) =
+        ui.allocate_exact_size(egui::vec2(ui.available_width(), 60.0), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 2.0, ui.visuals().extreme_bg_color);
+    let max = history.max().unwrap_or(16.7).max(16.7);
+    let n = history.len().max(1);
+    let w = rect.width() / n as f32;
+    for (i, v) in history.values().enumerate() {
+        let h = rect.height() * (v / max);
+        let x = rect.left() + i as f32 * w;
+        let color = if v > 33.4 {
+            egui::Color32::from_rgb(230, 110, 80)
+        } else {
+            egui::Color32::from_rgb(110, 190, 120)
+        };
+        painter.rect_filled(
+            egui::Rect::from_min_max(
+                egui::pos2(x, rect.bottom() - h),
+                egui::pos2(x + w.max(1.0), rect.bottom()),
+            ),
+            0.0,
+            color,
+        );
+    }
+    let y = rect.bottom() - rect.height() * (16.7 / max);
+    painter.hline(
+        rect.x_range(),
+        y,
+        egui::Stroke::new(1.0, egui::Color32::GRAY),
+    );
+    ui.label(format!(
+        "mean {:.1} ms, worst {:.1} ms (line: 60 fps)",
+        history.mean().unwrap_or(0.0),
+        history.max().unwrap_or(0.0)
+    ));
+}

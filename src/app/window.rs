@@ -1,0 +1,506 @@
+//! The winit window: surface, input, egui, and the frame loop.
+
+use super::ViewerArgs;
+use super::scene_setup::{ModelChoice, Prepared, prepare};
+use super::ui::{self, Action, ModelPick, UiState};
+use crate::gpu::GpuContext;
+use crate::render::{Camera, FrameSettings, History, Renderer};
+use std::sync::Arc;
+use std::time::Instant;
+use winit::application::ApplicationHandler;
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::keyboard::{Key, ModifiersState};
+use winit::window::{Window, WindowId};
+
+pub fn run(args: ViewerArgs, count: u32) -> anyhow::Result<()> {
+    let event_loop = EventLoop::new()?;
+    event_loop.set_control_flow(ControlFlow::Poll);
+    let mut app = App {
+        args,
+        count,
+        running: None,
+        error: None,
+    };
+    event_loop.run_app(&mut app)?;
+    match app.error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+struct App {
+    args: ViewerArgs,
+    count: u32,
+    running: Option<Running>,
+    error: Option<anyhow::Error>,
+}
+
+struct Running {
+    window: Arc<Window>,
+    surface: wgpu::Surface<'static>,
+    config: wgpu::SurfaceConfiguration,
+    gpu: Arc<GpuContext>,
+    renderer: Renderer,
+    prepared: Prepared,
+    egui_ctx: egui::Context,
+    egui_state: egui_winit::State,
+    egui_renderer: egui_wgpu::Renderer,
+    camera: Camera,
+    ui: UiState,
+    scene_time: f32,
+    last_frame: Instant,
+    frame_ms: History,
+    cpu_ms: Option<f32>,
+    started: Instant,
+    frames: u32,
+    drag: Drag,
+    message: Option<String>,
+}
+
+#[derive(Default)]
+struct Drag {
+    left: bool,
+    right: bool,
+    modifiers: ModifiersState,
+    last: Option<(f64, f64)>,
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.running.is_some() {
+            return;
+        }
+        match Running::new(event_loop, &self.args, self.count) {
+            Ok(r) => self.running = Some(r),
+            Err(e) => {
+                self.error = Some(e);
+                event_loop.exit();
+            }
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        let Some(r) = &mut self.running else { return };
+        let consumed = r.egui_state.on_window_event(&r.window, &event).consumed;
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::Resized(size) => r.resize(size.width, size.height),
+            WindowEvent::RedrawRequested => {
+                if let Err(e) = r.redraw(&self.args) {
+                    self.error = Some(e);
+                    event_loop.exit();
+                    return;
+                }
+                if self.args.frames.is_some_and(|n| r.frames >= n) {
+                    log::info!(
+                        "rendered {} frames in {:.2} s",
+                        r.frames,
+                        r.started.elapsed().as_secs_f32()
+                    );
+                    event_loop.exit();
+                }
+            }
+            WindowEvent::ModifiersChanged(m) => r.drag.modifiers = m.state(),
+            WindowEvent::MouseInput { state, button, .. } => {
+                let down = state == ElementState::Pressed && !consumed;
+                match button {
+                    MouseButton::Left => r.drag.left = down,
+                    MouseButton::Right | MouseButton::Middle => r.drag.right = down,
+                    _ => {}
+                }
+            }
+            WindowEvent::CursorMoved { position, .. } => {
+                let p = (position.x, position.y);
+                if let Some(last) = r.drag.last {
+                    let (dx, dy) = ((p.0 - last.0) as f32, (p.1 - last.1) as f32);
+                    let pan = r.drag.right || (r.drag.left && r.drag.modifiers.shift_key());
+                    if pan {
+                        r.camera.pan(dx, dy, r.config.height as f32);
+                    } else if r.drag.left {
+                        r.camera.orbit(dx, dy);
+                    }
+                }
+                r.drag.last = Some(p);
+            }
+            WindowEvent::MouseWheel { delta, .. } if !consumed => {
+                let steps = match delta {
+                    MouseScrollDelta::LineDelta(_, y) => y,
+                    MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
+                };
+                r.camera.zoom(steps);
+            }
+            WindowEvent::KeyboardInput { event, .. }
+                if !consumed && event.state == ElementState::Pressed =>
+            {
+                if let Key::Character(c) = &event.logical_key {
+                    match c.as_str() {
+                        "f" | "F" => r.apply(Action::FrameCrowd),
+                        "r" | "R" => r.apply(Action::ResetCamera),
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
+        if let Some(r) = &self.running
+            && r.config.width > 0
+            && r.config.height > 0
+        {
+            r.window.request_redraw();
+        }
+    }
+}
+
+fn pick_of(choice: &ModelChoice) -> ModelPick {
+    match choice {
+        ModelChoice::Horse => ModelPick::Horse,
+        ModelChoice::Bird => ModelPick::Bird,
+        ModelChoice::File(_) => ModelPick::File,
+    }
+}
+
+impl Running {
+    fn new(event_loop: &ActiveEventLoop, args: &ViewerArgs, count: u32) -> anyhow::Result<Self> {
+        let choice = ModelChoice::parse(&args.model);
+        let prepared = prepare(&choice, args.fps, args.precision, args.clip.as_deref())?;
+        let (w, h) = args.size;
+        let attributes = Window::default_attributes()
+            .with_title(format!("Stampede — {}", prepared.model.name()))
+            .with_inner_size(winit::dpi::PhysicalSize::new(w, h));
+        let window = Arc::new(event_loop.create_window(attributes)?);
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
+                Box::new(event_loop.owned_display_handle()),
+            ));
+        let surface = instance.create_surface(window.clone())?;
+        let gpu = Arc::new(pollster::block_on(GpuContext::new(
+            instance,
+            Some(&surface),
+        ))?);
+        log::info!("{}", gpu.description());
+        let size = window.inner_size();
+        let caps = surface.get_capabilities(&gpu.adapter);
+        let format = caps
+            .formats
+            .iter()
+            .copied()
+            .find(|f| f.is_srgb())
+            .or_else(|| caps.formats.first().copied())
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "the window surface offers no texture format on {}",
+                    gpu.description()
+                )
+            })?;
+        let vsync = !args.no_vsync;
+        let config = wgpu::SurfaceConfiguration {
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            format,
+            width: size.width.max(1),
+            height: size.height.max(1),
+            present_mode: present_mode(vsync),
+            desired_maximum_frame_latency: 2,
+            alpha_mode: caps
+                .alpha_modes
+                .first()
+                .copied()
+                .unwrap_or(wgpu::CompositeAlphaMode::Auto),
+            // egui prefers a non-sRGB target; the scene renders in sRGB.
+            view_formats: vec![format.remove_srgb_suffix()],
+            color_space: Default::default(),
+        };
+        surface.configure(&gpu.device, &config);
+        let renderer = Renderer::new(
+            gpu.clone(),
+            &prepared.model,
+            &prepared.vat,
+            &prepared.renderer_config(config.width, config.height, count, args.seed, format),
+        )?;
+        let camera = renderer.default_camera();
+
+        let egui_ctx = egui::Context::default();
+        let egui_state = egui_winit::State::new(
+            egui_ctx.clone(),
+            egui::ViewportId::ROOT,
+            &window,
+            Some(window.scale_factor() as f32),
+            None,
+            Some(gpu.caps.max_texture_dimension_2d as usize),
+        );
+        let egui_renderer = egui_wgpu::Renderer::new(
+            &gpu.device,
+            format.remove_srgb_suffix(),
+            egui_wgpu::RendererOptions::default(),
+        );
+        let ui = UiState {
+            model: pick_of(&choice),
+            file_path: match &choice {
+                ModelChoice::File(p) => p.display().to_string(),
+                _ => String::new(),
+            },
+            count,
+            clip: prepared.clip,
+            playback: 1.0,
+            spread: 1.0,
+            interpolate: true,
+            vsync,
+            technique: args.technique,
+            paused: false,
+        };
+        Ok(Self {
+            window,
+            surface,
+            config,
+            gpu,
+            renderer,
+            prepared,
+            egui_ctx,
+            egui_state,
+            egui_renderer,
+            camera,
+            ui,
+            scene_time: 0.0,
+            last_frame: Instant::now(),
+            frame_ms: History::new(4.0),
+            cpu_ms: None,
+            started: Instant::now(),
+            frames: 0,
+            drag: Drag::default(),
+            message: None,
+        })
+    }
+
+    fn resize(&mut self, width: u32, height: u32) {
+        // Minimized: keep the old configuration and skip frames until restored.
+        if width == 0 || height == 0 {
+            self.config.width = 0;
+            self.config.height = 0;
+            return;
+        }
+        let max = self.gpu.caps.max_texture_dimension_2d;
+        self.config.width = width.min(max);
+        self.config.height = height.min(max);
+        self.surface.configure(&self.gpu.device, &self.config);
+        self.renderer.resize(self.config.width, self.config.height);
+    }
+
+    fn apply(&mut self, action: Action) {
+        match action {
+            Action::FrameCrowd => {
+                let bounds = self.renderer.crowd_bounds();
+                self.camera.frame(&bounds, self.renderer.targets.aspect());
+            }
+            Action::ResetCamera => self.camera = self.renderer.default_camera(),
+            Action::LoadModel => {
+                let choice = match self.ui.model {
+                    ModelPick::Horse => ModelChoice::Horse,
+                    ModelPick::Bird => ModelChoice::Bird,
+                    ModelPick::File => ModelChoice::File(self.ui.file_path.trim().into()),
+                };
+                if let Err(e) = self.load(choice) {
+                    self.message = Some(format!("{e:#}"));
+                    self.ui.model = pick_of(&self.prepared.choice);
+                }
+            }
+        }
+    }
+
+    /// Replaces the model: bake, new renderer, same count and seed.
+    fn load(&mut self, choice: ModelChoice) -> anyhow::Result<()> {
+        let vat = &self.prepared.vat;
+        let prepared = prepare(&choice, vat.fps, vat.precision, None)?;
+        let config = prepared.renderer_config(
+            self.config.width.max(1),
+            self.config.height.max(1),
+            self.ui.count,
+            self.renderer.crowd.seed(),
+            self.config.format,
+        );
+        self.renderer = Renderer::new(self.gpu.clone(), &prepared.model, &prepared.vat, &config)?;
+        self.ui.clip = prepared.clip;
+        self.prepared = prepared;
+        self.camera = self.renderer.default_camera();
+        self.message = None;
+        self.window
+            .set_title(&format!("Stampede — {}", self.prepared.model.name()));
+        Ok(())
+    }
+
+    fn redraw(&mut self, args: &ViewerArgs) -> anyhow::Result<()> {
+        if self.config.width == 0 || self.config.height == 0 {
+            return Ok(());
+        }
+        let cpu_start = Instant::now();
+        let now = Instant::now();
+        let dt = now.duration_since(self.last_frame).as_secs_f32();
+        self.last_frame = now;
+        self.frame_ms
+            .add(self.started.elapsed().as_secs_f64(), dt * 1000.0);
+        if !self.ui.paused {
+            // A long stall (a bake, a drag of the window) must not jump the herd.
+            self.scene_time += dt.min(0.25) * self.ui.playback;
+        }
+        if args.resize_test {
+            self.resize_test_step();
+        }
+
+        let frame = match self.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(f)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(f) => f,
+            wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {
+                return Ok(());
+            }
+            wgpu::CurrentSurfaceTexture::Outdated => {
+                self.surface.configure(&self.gpu.device, &self.config);
+                return Ok(());
+            }
+            wgpu::CurrentSurfaceTexture::Lost => {
+                log::warn!("surface lost; recreating it");
+                self.surface = self.gpu.instance.create_surface(self.window.clone())?;
+                self.surface.configure(&self.gpu.device, &self.config);
+                return Ok(());
+            }
+            wgpu::CurrentSurfaceTexture::Validation => {
+                anyhow::bail!("the window surface failed validation (see the log above)");
+            }
+        };
+        let view = frame.texture.create_view(&Default::default());
+        let ui_view = frame.texture.create_view(&wgpu::TextureViewDescriptor {
+            label: Some("egui view"),
+            format: Some(self.config.format.remove_srgb_suffix()),
+            ..Default::default()
+        });
+
+        // The UI.
+        let raw_input = self.egui_state.take_egui_input(&self.window);
+        let before = self.ui.clone();
+        let mut actions = Vec::new();
+        let stats = ui::Stats {
+            adapter: &self.gpu.description(),
+            frame_ms: &self.frame_ms,
+            cpu_ms: self.cpu_ms,
+            gpu_ms: self.renderer.gpu_ms(),
+            vat: &self.prepared.vat,
+            model_name: &self.prepared.model.name(),
+            vertices: self.prepared.model.vertex_count(),
+            triangles: self.prepared.model.triangle_count(),
+            capacity: self.renderer.crowd.capacity(),
+            allocations: self.renderer.crowd.allocations,
+            message: self.message.as_deref(),
+        };
+        let output = self.egui_ctx.run_ui(raw_input, |ui| {
+            actions = ui::panel(ui, &mut self.ui, &stats);
+        });
+        self.egui_state
+            .handle_platform_output(&self.window, output.platform_output);
+        for action in actions {
+            self.apply(action);
+        }
+        if self.ui.count != before.count
+            && let Err(e) = self.renderer.set_count(self.ui.count)
+        {
+            self.message = Some(e.to_string());
+            self.ui.count = self.renderer.crowd.count();
+        }
+        if self.ui.vsync != before.vsync {
+            self.config.present_mode = present_mode(self.ui.vsync);
+            self.surface.configure(&self.gpu.device, &self.config);
+        }
+
+        // The scene, then the panel on top.
+        let settings = FrameSettings {
+            time: self.scene_time,
+            playback: 1.0,
+            spread: self.ui.spread,
+            clip: self.ui.clip,
+            interpolate: self.ui.interpolate,
+            stride: 1.0,
+        };
+        let device = &self.gpu.device;
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("frame"),
+        });
+        self.renderer
+            .encode(&mut encoder, &view, &self.camera, &settings);
+
+        let pixels_per_point = egui_winit::pixels_per_point(&self.egui_ctx, &self.window);
+        let screen = egui_wgpu::ScreenDescriptor {
+            size_in_pixels: [self.config.width, self.config.height],
+            pixels_per_point,
+        };
+        let jobs = self.egui_ctx.tessellate(output.shapes, pixels_per_point);
+        let mut textures = output.textures_delta;
+        for (id, deltas) in textures.set.drain() {
+            for delta in &deltas {
+                self.egui_renderer
+                    .update_texture(device, &self.gpu.queue, id, delta);
+            }
+        }
+        let egui_commands = self.egui_renderer.update_buffers(
+            device,
+            &self.gpu.queue,
+            &mut encoder,
+            &jobs,
+            &screen,
+        );
+        {
+            let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("egui pass"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &ui_view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Load,
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            let mut pass = pass.forget_lifetime();
+            self.egui_renderer.render(&mut pass, &jobs, &screen);
+        }
+        for id in textures.free.drain() {
+            self.egui_renderer.free_texture(&id);
+        }
+        self.gpu
+            .queue
+            .submit(egui_commands.into_iter().chain([encoder.finish()]));
+        self.cpu_ms = Some(cpu_start.elapsed().as_secs_f32() * 1000.0);
+        self.window.pre_present_notify();
+        self.gpu.queue.present(frame);
+        self.renderer.after_submit();
+        self.frames += 1;
+        Ok(())
+    }
+
+    /// `--resize-test`: asks for a few window sizes, including tiny ones.
+    fn resize_test_step(&mut self) {
+        let sizes = [(800, 600), (320, 200), (1, 1), (1024, 640), (640, 360)];
+        if self.frames % 5 == 4 {
+            let (w, h) = sizes[(self.frames as usize / 5) % sizes.len()];
+            log::info!("resize test: requesting {w}×{h}");
+            if let Some(size) = self
+                .window
+                .request_inner_size(winit::dpi::PhysicalSize::new(w, h))
+            {
+                self.resize(size.width, size.height);
+            }
+        }
+    }
+}
+
+fn present_mode(vsync: bool) -> wgpu::PresentMode {
+    if vsync {
+        wgpu::PresentMode::AutoVsync
+    } else {
+        wgpu::PresentMode::AutoNoVsync
+    }
+}

@@ -1,0 +1,167 @@
+//! Plain wgpu setup: instance, adapter, device and what the adapter can do.
+//!
+//! Nothing here knows about crowds; the renderer and the window app build on
+//! a [`GpuContext`].
+
+use std::sync::Arc;
+
+/// Why no device could be made.
+#[derive(Debug, thiserror::Error)]
+pub enum GpuError {
+    #[error(
+        "no GPU adapter found: install a Vulkan driver (on Debian/Ubuntu: apt-get install mesa-vulkan-drivers libvulkan1), or try WGPU_BACKEND=gl ({0})"
+    )]
+    NoAdapter(String),
+    #[error("the adapter '{adapter}' refused to create a device: {source}")]
+    Device {
+        adapter: String,
+        #[source]
+        source: wgpu::RequestDeviceError,
+    },
+    #[error("could not create a window surface: {0}")]
+    Surface(#[from] wgpu::CreateSurfaceError),
+    #[error("reading back a GPU buffer failed: {0}")]
+    Readback(String),
+}
+
+/// What the renderer may use on this device.
+#[derive(Clone, Copy, Debug)]
+pub struct Capabilities {
+    /// GPU timings are possible (timestamps in and around passes).
+    pub timestamps: bool,
+    /// Nanoseconds per timestamp tick.
+    pub timestamp_period: f32,
+    /// Rgba32Float textures can be sampled with a filtering sampler.
+    pub float32_filterable: bool,
+    pub max_texture_dimension_2d: u32,
+    pub max_texture_array_layers: u32,
+    pub max_storage_buffer_binding_size: u64,
+    pub max_buffer_size: u64,
+}
+
+/// Instance, adapter, device and queue, shared by everything that draws.
+pub struct GpuContext {
+    pub instance: wgpu::Instance,
+    pub adapter: wgpu::Adapter,
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub info: wgpu::AdapterInfo,
+    pub caps: Capabilities,
+}
+
+impl GpuContext {
+    /// A device with no window: for screenshots, tests and benchmarks.
+    pub fn headless() -> Result<Arc<Self>, GpuError> {
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        pollster::block_on(Self::new(instance, None)).map(Arc::new)
+    }
+
+    /// A device for `instance`, able to present to `surface` when given.
+    pub async fn new(
+        instance: wgpu::Instance,
+        surface: Option<&wgpu::Surface<'_>>,
+    ) -> Result<Self, GpuError> {
+        let adapter = instance
+            .request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                force_fallback_adapter: false,
+                compatible_surface: surface,
+                apply_limit_buckets: false,
+            })
+            .await
+            .map_err(|e| GpuError::NoAdapter(e.to_string()))?;
+        let info = adapter.get_info();
+        let available = adapter.features();
+        let wanted = wgpu::Features::TIMESTAMP_QUERY
+            | wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES
+            | wgpu::Features::FLOAT32_FILTERABLE;
+        let required_features = available & wanted;
+        let adapter_limits = adapter.limits();
+        // Ask for what the adapter has: big crowds want big storage buffers
+        // and big VATs want wide textures.
+        let required_limits = wgpu::Limits {
+            max_storage_buffer_binding_size: adapter_limits.max_storage_buffer_binding_size,
+            max_buffer_size: adapter_limits.max_buffer_size,
+            max_texture_dimension_2d: adapter_limits.max_texture_dimension_2d,
+            max_texture_array_layers: adapter_limits.max_texture_array_layers,
+            ..wgpu::Limits::default().using_resolution(adapter_limits.clone())
+        };
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("stampede device"),
+                required_features,
+                required_limits: required_limits.clone(),
+                experimental_features: wgpu::ExperimentalFeatures::disabled(),
+                memory_hints: wgpu::MemoryHints::Performance,
+                trace: wgpu::Trace::Off,
+            })
+            .await
+            .map_err(|source| GpuError::Device {
+                adapter: info.name.clone(),
+                source,
+            })?;
+        let caps = Capabilities {
+            timestamps: required_features.contains(wgpu::Features::TIMESTAMP_QUERY),
+            timestamp_period: queue.get_timestamp_period(),
+            float32_filterable: required_features.contains(wgpu::Features::FLOAT32_FILTERABLE),
+            max_texture_dimension_2d: required_limits.max_texture_dimension_2d,
+            max_texture_array_layers: required_limits.max_texture_array_layers,
+            max_storage_buffer_binding_size: required_limits.max_storage_buffer_binding_size,
+            max_buffer_size: required_limits.max_buffer_size,
+        };
+        log::info!("GPU: {}", describe(&info));
+        Ok(Self {
+            instance,
+            adapter,
+            device,
+            queue,
+            info,
+            caps,
+        })
+    }
+
+    /// One line naming the adapter, its type and backend.
+    pub fn description(&self) -> String {
+        describe(&self.info)
+    }
+
+    /// The largest MSAA sample count up to 4 that both formats support.
+    pub fn msaa_samples(&self, color: wgpu::TextureFormat, depth: wgpu::TextureFormat) -> u32 {
+        let c = self.adapter.get_texture_format_features(color).flags;
+        let d = self.adapter.get_texture_format_features(depth).flags;
+        [4, 2]
+            .into_iter()
+            .find(|&n| c.sample_count_supported(n) && d.sample_count_supported(n))
+            .unwrap_or(1)
+    }
+}
+
+fn describe(info: &wgpu::AdapterInfo) -> String {
+    format!("{} ({:?}, {:?})", info.name, info.device_type, info.backend)
+}
+
+/// Waits for the GPU and copies a mappable buffer's first `len` bytes out.
+pub fn read_buffer(
+    device: &wgpu::Device,
+    buffer: &wgpu::Buffer,
+    len: u64,
+) -> Result<Vec<u8>, GpuError> {
+    let slice = buffer.slice(..len);
+    let (tx, rx) = std::sync::mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |r| {
+        let _ = tx.send(r);
+    });
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| GpuError::Readback(e.to_string()))?;
+    rx.recv()
+        .map_err(|e| GpuError::Readback(e.to_string()))?
+        .map_err(|e| GpuError::Readback(e.to_string()))?;
+    let bytes = slice
+        .get_mapped_range()
+        .map_err(|e| GpuError::Readback(format!("{e:?}")))?
+        .to_vec();
+    buffer.unmap();
+    Ok(bytes)
+}

@@ -1,0 +1,90 @@
+//! Per-instance animation on the CPU, for the comparison techniques: every
+//! instance's palette (live GPU skinning) or skinned mesh (CPU skinning),
+//! computed in parallel with no allocation per frame.
+
+use crate::anim::Pose;
+use crate::bones::{JointRows, joint_rows};
+use crate::model::Model;
+use crate::skin;
+use glam::Vec3;
+use rayon::prelude::*;
+
+/// Which clip an instance plays and at what clip time (seconds from the
+/// clip's first key; the caller wraps or clamps as the VAT does).
+pub type ClipTime = (Option<usize>, f32);
+
+/// One reusable pose per worker thread.
+pub struct PoseBatch {
+    workers: Vec<Pose>,
+}
+
+impl PoseBatch {
+    /// A batch with one worker per thread of the rayon pool.
+    pub fn new(model: &Model) -> Self {
+        let threads = rayon::current_num_threads().max(1);
+        Self {
+            workers: (0..threads).map(|_| Pose::rest(model)).collect(),
+        }
+    }
+
+    fn per_worker(&self, count: usize) -> usize {
+        count.div_ceil(self.workers.len()).max(1)
+    }
+
+    /// Writes the palette of instances `0..count` into `out`
+    /// (`count × model.palette.len()` joints, instance after instance).
+    pub fn palettes(
+        &mut self,
+        model: &Model,
+        count: usize,
+        clip_time: impl Fn(usize) -> ClipTime + Sync,
+        out: &mut [JointRows],
+    ) {
+        let joints = model.palette.len();
+        assert!(out.len() >= count * joints, "palette output too small");
+        let per = self.per_worker(count);
+        out[..count * joints]
+            .par_chunks_mut(per * joints)
+            .zip(self.workers.par_iter_mut())
+            .enumerate()
+            .for_each(|(w, (out, pose))| {
+                for (i, palette) in out.chunks_mut(joints).enumerate() {
+                    let (clip, t) = clip_time(w * per + i);
+                    pose.sample(model, clip, t);
+                    for (dst, m) in palette.iter_mut().zip(&pose.palette) {
+                        *dst = joint_rows(m);
+                    }
+                }
+            });
+    }
+
+    /// Skins instances `0..count` into `positions` and `normals`
+    /// (`count × model.vertex_count()` each, instance after instance).
+    pub fn skin(
+        &mut self,
+        model: &Model,
+        count: usize,
+        clip_time: impl Fn(usize) -> ClipTime + Sync,
+        positions: &mut [Vec3],
+        normals: &mut [Vec3],
+    ) {
+        let n = model.vertex_count();
+        assert!(
+            positions.len() >= count * n && normals.len() >= count * n,
+            "skinning output too small"
+        );
+        let per = self.per_worker(count);
+        positions[..count * n]
+            .par_chunks_mut(per * n)
+            .zip(normals[..count * n].par_chunks_mut(per * n))
+            .zip(self.workers.par_iter_mut())
+            .enumerate()
+            .for_each(|(w, ((pos, nrm), pose))| {
+                for (i, (p, nr)) in pos.chunks_mut(n).zip(nrm.chunks_mut(n)).enumerate() {
+                    let (clip, t) = clip_time(w * per + i);
+                    pose.sample(model, clip, t);
+                    skin::skin_into(model, pose, p, nr);
+                }
+            });
+    }
+}

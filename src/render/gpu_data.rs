@@ -1,0 +1,92 @@
+//! Every struct the GPU reads, mirrored once, with size checks so a padding
+//! mistake fails the build.
+
+use bytemuck::{Pod, Zeroable};
+
+/// Per-frame scene and crowd parameters.
+/// Keep in sync with `Frame` in shaders/common.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct FrameUniform {
+    pub view_proj: [[f32; 4]; 4],
+    pub inv_view_proj: [[f32; 4]; 4],
+    pub camera_pos: [f32; 4],
+    pub sun_dir: [f32; 4],
+    pub sun_color: [f32; 4],
+    pub sky_zenith: [f32; 4],
+    pub sky_horizon: [f32; 4],
+    pub ground_bounce: [f32; 4],
+    pub fog: [f32; 4],
+    pub time: f32,
+    pub playback: f32,
+    pub spread: f32,
+    pub field_radius: f32,
+    pub clip: u32,
+    pub interpolate: u32,
+    pub motion: u32,
+    pub stride: f32,
+    pub model_size: f32,
+    pub ground_y: f32,
+    pub instance_count: u32,
+    pub clip_count: u32,
+}
+const _: () = assert!(std::mem::size_of::<FrameUniform>() == 288);
+
+/// `FrameUniform::clip` value meaning "each instance plays its own clip".
+pub const CLIP_MIXED: u32 = u32::MAX;
+
+/// One clip's place in the VAT.
+/// Keep in sync with `VatClip` in shaders/vat.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
+pub struct VatClipGpu {
+    pub layer: u32,
+    pub first_row: u32,
+    pub frame_count: u32,
+    pub looping: u32,
+    pub duration: f32,
+    pub rows_per_frame: u32,
+    pub width: u32,
+    pub ground_speed: f32,
+}
+const _: () = assert!(std::mem::size_of::<VatClipGpu>() == 32);
+
+/// One member of the crowd, generated once from the seed.
+/// Keep in sync with `Instance` in shaders/crowd.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
+pub struct Instance {
+    pub lane: f32,
+    pub phase: f32,
+    pub scale: f32,
+    pub time_offset: f32,
+    pub speed: f32,
+    pub clip: u32,
+    pub tint: u32,
+    pub height: f32,
+}
+const _: () = assert!(std::mem::size_of::<Instance>() == 32);
+
+/// Per-vertex attributes that do not animate (the VAT holds the rest).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub struct StaticVertex {
+    pub uv: [f32; 2],
+    pub color: [f32; 4],
+    /// Layer of the base-colour texture array, or -1 for none.
+    pub texture_layer: i32,
+}
+const _: () = assert!(std::mem::size_of::<StaticVertex>() == 28);
+
+impl StaticVertex {
+    pub const ATTRIBUTES: [wgpu::VertexAttribute; 3] =
+        wgpu::vertex_attr_array![0 => Float32x2, 1 => Float32x4, 2 => Sint32];
+
+    pub fn layout() -> wgpu::VertexBufferLayout<'static> {
+        wgpu::VertexBufferLayout {
+            array_stride: std::mem::size_of::<Self>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &Self::ATTRIBUTES,
+        }
+    }
+}

@@ -1,0 +1,188 @@
+//! Frame timing: CPU time, GPU time from timestamp queries (when the device
+//! has them), and a short history for the graph.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+/// The last few seconds of samples.
+#[derive(Clone, Debug)]
+pub struct History {
+    samples: VecDeque<(f64, f32)>,
+    span_s: f64,
+}
+
+impl History {
+    pub fn new(span_s: f64) -> Self {
+        Self {
+            samples: VecDeque::new(),
+            span_s,
+        }
+    }
+
+    pub fn add(&mut self, now_s: f64, value: f32) {
+        self.samples.push_back((now_s, value));
+        while self
+            .samples
+            .front()
+            .is_some_and(|(t, _)| now_s - t > self.span_s)
+        {
+            self.samples.pop_front();
+        }
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = f32> + '_ {
+        self.samples.iter().map(|(_, v)| *v)
+    }
+
+    pub fn len(&self) -> usize {
+        self.samples.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.samples.is_empty()
+    }
+
+    pub fn mean(&self) -> Option<f32> {
+        (!self.samples.is_empty()).then(|| self.values().sum::<f32>() / self.samples.len() as f32)
+    }
+
+    pub fn max(&self) -> Option<f32> {
+        self.values().reduce(f32::max)
+    }
+
+    /// Samples per second over the history.
+    pub fn rate(&self) -> Option<f32> {
+        let (first, last) = (self.samples.front()?, self.samples.back()?);
+        let span = last.0 - first.0;
+        (span > 0.0).then(|| ((self.samples.len() - 1) as f64 / span) as f32)
+    }
+}
+
+/// GPU time of the scene pass, read back a frame or two late.
+pub struct GpuTimer {
+    queries: wgpu::QuerySet,
+    resolve: wgpu::Buffer,
+    readback: wgpu::Buffer,
+    period_ns: f32,
+    /// True while `readback` is mapped or waiting to be.
+    in_flight: Arc<Mutex<ReadState>>,
+    pub last_ms: Option<f32>,
+}
+
+#[derive(Default, PartialEq)]
+enum ReadState {
+    #[default]
+    Idle,
+    Pending,
+    Ready,
+}
+
+impl GpuTimer {
+    /// `None` when the device has no timestamp queries.
+    pub fn new(device: &wgpu::Device, caps: &crate::gpu::Capabilities) -> Option<Self> {
+        if !caps.timestamps {
+            return None;
+        }
+        let queries = device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: Some("frame timestamps"),
+            ty: wgpu::QueryType::Timestamp,
+            count: 2,
+        });
+        let buffer = |label, usage| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: 16,
+                usage,
+                mapped_at_creation: false,
+            })
+        };
+        Some(Self {
+            queries,
+            resolve: buffer(
+                "timestamp resolve",
+                wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+            ),
+            readback: buffer(
+                "timestamp readback",
+                wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            ),
+            period_ns: caps.timestamp_period,
+            in_flight: Arc::default(),
+            last_ms: None,
+        })
+    }
+
+    /// Timestamp writes for the pass, or `None` while the last reading is
+    /// still on its way (that frame goes untimed).
+    pub fn pass_writes(&self) -> Option<wgpu::RenderPassTimestampWrites<'_>> {
+        self.idle().then_some(wgpu::RenderPassTimestampWrites {
+            query_set: &self.queries,
+            beginning_of_pass_write_index: Some(0),
+            end_of_pass_write_index: Some(1),
+        })
+    }
+
+    fn idle(&self) -> bool {
+        self.in_flight.lock().is_ok_and(|s| *s == ReadState::Idle)
+    }
+
+    /// Resolves the queries after a timed pass.
+    pub fn resolve(&self, encoder: &mut wgpu::CommandEncoder) {
+        encoder.resolve_query_set(&self.queries, 0..2, &self.resolve, 0);
+        encoder.copy_buffer_to_buffer(&self.resolve, 0, &self.readback, 0, 16);
+    }
+
+    /// After submitting a timed frame: starts the read-back.
+    pub fn start_read(&self) {
+        if let Ok(mut s) = self.in_flight.lock() {
+            *s = ReadState::Pending;
+        }
+        let state = self.in_flight.clone();
+        self.readback
+            .slice(..)
+            .map_async(wgpu::MapMode::Read, move |r| {
+                if let Ok(mut s) = state.lock() {
+                    *s = if r.is_ok() {
+                        ReadState::Ready
+                    } else {
+                        ReadState::Idle
+                    };
+                }
+            });
+    }
+
+    /// Collects a finished reading, if any (call once per frame).
+    pub fn collect(&mut self, device: &wgpu::Device) {
+        let _ = device.poll(wgpu::PollType::Poll);
+        let ready = self.in_flight.lock().is_ok_and(|s| *s == ReadState::Ready);
+        if !ready {
+            return;
+        }
+        if let Ok(view) = self.readback.slice(..).get_mapped_range() {
+            let t: &[u64] = bytemuck::cast_slice(&view);
+            if t[1] > t[0] {
+                self.last_ms = Some(((t[1] - t[0]) as f64 * self.period_ns as f64 / 1e6) as f32);
+            }
+        }
+        self.readback.unmap();
+        if let Ok(mut s) = self.in_flight.lock() {
+            *s = ReadState::Idle;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn history_drops_old_samples() {
+        let mut h = History::new(1.0);
+        for i in 0..100 {
+            h.add(i as f64 * 0.1, i as f32);
+        }
+        assert_eq!(h.len(), 11);
+        assert_eq!(h.max(), Some(99.0));
+        assert!((h.rate().unwrap_or(0.0) - 10.0).abs() < 1e-3);
+    }
+}

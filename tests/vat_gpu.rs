@@ -1,0 +1,253 @@
+//! The WGSL `vat_sample` the renderer uses, run on the GPU for many
+//! (vertex, clip, time) pairs, against CPU skinning at the same times.
+
+mod gpu_common;
+use gpu_common as common;
+
+use glam::Vec3;
+use stampede::render::VatResources;
+use stampede::render::shaders;
+use stampede::vat::{self, BakeOptions, Precision, Vat};
+use stampede::{Model, skin};
+use wgpu::util::DeviceExt;
+
+const TEST_SHADER: &str = r#"
+struct Query { vertex: u32, clip: u32, t: f32, interpolate: u32 };
+@group(0) @binding(0) var<storage, read> queries: array<Query>;
+@group(0) @binding(1) var<storage, read_write> results: array<vec4<f32>>;
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = id.x;
+    if i >= arrayLength(&queries) { return; }
+    let q = queries[i];
+    let s = vat_sample(q.vertex, q.clip, q.t, q.interpolate != 0u);
+    results[2u * i] = vec4<f32>(s.position, 1.0);
+    results[2u * i + 1u] = vec4<f32>(s.normal, 0.0);
+}
+"#;
+
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct Query {
+    vertex: u32,
+    clip: u32,
+    t: f32,
+    interpolate: u32,
+}
+
+/// Runs the queries through `vat_sample` on the GPU: (position, normal) each.
+fn run_gpu(gpu: &stampede::gpu::GpuContext, vat: &Vat, queries: &[Query]) -> Vec<(Vec3, Vec3)> {
+    let device = &gpu.device;
+    let resources = VatResources::new(device, &gpu.queue, vat, &[]);
+    let source = format!("{}\n{}", shaders::VAT, TEST_SHADER);
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("vat test"),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
+    let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    };
+    let io_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("vat test io"),
+        entries: &[storage(0, true), storage(1, false)],
+    });
+    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some("vat test pipeline"),
+        layout: Some(
+            &device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("vat test layout"),
+                bind_group_layouts: &[Some(&io_layout), Some(&resources.layout)],
+                immediate_size: 0,
+            }),
+        ),
+        module: &module,
+        entry_point: Some("main"),
+        compilation_options: Default::default(),
+        cache: None,
+    });
+    let query_buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("vat test queries"),
+        contents: bytemuck::cast_slice(queries),
+        usage: wgpu::BufferUsages::STORAGE,
+    });
+    let size = (queries.len() * 32) as u64;
+    let out = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("vat test results"),
+        size,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    let readback = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("vat test readback"),
+        size,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let io = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("vat test io"),
+        layout: &io_layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: query_buf.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: out.as_entire_binding(),
+            },
+        ],
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &io, &[]);
+        pass.set_bind_group(1, &resources.bind_group, &[]);
+        pass.dispatch_workgroups((queries.len() as u32).div_ceil(64), 1, 1);
+    }
+    encoder.copy_buffer_to_buffer(&out, 0, &readback, 0, size);
+    gpu.queue.submit([encoder.finish()]);
+    let bytes = stampede::gpu::read_buffer(device, &readback, size).expect("read back the results");
+    let v: &[[f32; 4]] = bytemuck::cast_slice(&bytes);
+    v.chunks(2)
+        .map(|c| (Vec3::from_slice(&c[0][..3]), Vec3::from_slice(&c[1][..3])))
+        .collect()
+}
+
+/// CPU skinning of every vertex at clip time `t` (wrapped or clamped like the bake).
+fn cpu_pose(model: &Model, vat: &Vat, clip: usize, t: f32) -> (Vec<Vec3>, Vec<Vec3>) {
+    let c = &vat.clips[clip];
+    let time = if c.segments() == 0 {
+        0.0
+    } else {
+        c.frame_at(t) / c.segments() as f32 * c.duration
+    };
+    let pose = model.sample_pose(c.source, time);
+    skin::skin(model, &pose)
+}
+
+fn check(precision: Precision) {
+    let Some(gpu) = common::gpu_or_skip("vat_gpu") else {
+        return;
+    };
+    let model = Model::load(common::fox_path()).expect("Fox.glb loads");
+    let options = BakeOptions {
+        fps: 15.0,
+        precision,
+        max_width: 256,
+        ..BakeOptions::default()
+    };
+    let vat = vat::bake(&model, &options).expect("Fox bakes");
+    assert_eq!(vat.layout.rows_per_frame, 7, "the test wants a row wrap");
+    assert!(
+        vat.clips.iter().any(|c| c.looping),
+        "the test wants a looping clip"
+    );
+
+    // Vertices on every row of a frame, including the last texel.
+    let n = model.vertex_count() as u32;
+    let vertices: Vec<u32> = (0..n).step_by(37).chain([255, 256, 257, n - 1]).collect();
+    let mut times: Vec<(usize, f32)> = Vec::new();
+    for (ci, c) in vat.clips.iter().enumerate() {
+        let d = c.duration;
+        let dt = d / c.segments().max(1) as f32;
+        let mut ts = vec![
+            0.0,
+            dt,
+            2.5 * dt,
+            0.37 * d,
+            0.5 * d + 0.31 * dt,
+            d - 0.5 * dt,
+            d - 0.01 * dt,
+        ];
+        if c.looping {
+            // Across the seam and a few loops later.
+            ts.extend([d + 0.25 * dt, 3.0 * d + 1.5 * dt, -0.5 * dt]);
+        } else {
+            ts.extend([d + 1.0, -1.0]);
+        }
+        times.extend(ts.into_iter().map(|t| (ci, t)));
+    }
+    let mut queries = Vec::new();
+    for &(clip, t) in &times {
+        for &v in &vertices {
+            for interpolate in [1, 0] {
+                queries.push(Query {
+                    vertex: v,
+                    clip: clip as u32,
+                    t,
+                    interpolate,
+                });
+            }
+        }
+    }
+    let results = run_gpu(&gpu, &vat, &queries);
+    let tolerance = vat.report.interpolation + vat.report.quantization + 1e-5 * vat.report.diagonal;
+    let mut worst = 0.0f32;
+    let (mut err_lerp, mut err_nearest) = (0.0f64, 0.0f64);
+    let mut k = 0;
+    for &(clip, t) in &times {
+        let (cpu_p, cpu_n) = cpu_pose(&model, &vat, clip, t);
+        for &v in &vertices {
+            let (p, nrm) = results[k];
+            let (p_nearest, _) = results[k + 1];
+            k += 2;
+            let e = (p - cpu_p[v as usize]).length();
+            worst = worst.max(e);
+            // On a stored frame only the texel rounding remains.
+            let frame = vat.clips[clip].frame_at(t);
+            if frame.fract() == 0.0 {
+                let exact = vat.report.quantization + 1e-4 * vat.report.diagonal;
+                assert!(
+                    e <= exact,
+                    "{precision:?} clip '{}' t = {t} (stored frame {frame}) vertex {v}: error {e} > {exact}",
+                    vat.clips[clip].name
+                );
+            }
+            err_lerp += e as f64;
+            err_nearest += (p_nearest - cpu_p[v as usize]).length() as f64;
+            assert!(
+                e <= tolerance,
+                "{precision:?} clip '{}' t = {t} vertex {v}: GPU {p} vs CPU {} (error {e}, allowed {tolerance})",
+                vat.clips[clip].name,
+                cpu_p[v as usize]
+            );
+            let cos = nrm.normalize_or_zero().dot(cpu_n[v as usize]);
+            assert!(
+                cos > 0.8,
+                "clip '{}' t = {t} vertex {v}: normal {nrm} vs {}",
+                vat.clips[clip].name,
+                cpu_n[v as usize]
+            );
+        }
+    }
+    eprintln!(
+        "{precision:?}: {} queries, worst position error {worst:.5} (allowed {tolerance:.5}); mean error lerp {:.5} vs nearest {:.5}",
+        queries.len(),
+        err_lerp / (queries.len() / 2) as f64,
+        err_nearest / (queries.len() / 2) as f64
+    );
+    // Interpolation must actually help between frames.
+    assert!(
+        err_lerp < err_nearest * 0.8,
+        "lerp error {err_lerp} is not below nearest-frame error {err_nearest}"
+    );
+}
+
+#[test]
+fn vat_sample_matches_cpu_skinning_f16() {
+    check(Precision::F16);
+}
+
+#[test]
+fn vat_sample_matches_cpu_skinning_f32() {
+    check(Precision::F32);
+}
