@@ -9,6 +9,7 @@ pub mod assets;
 pub mod bones;
 mod bounds;
 pub mod cli;
+pub mod flock;
 pub mod gpu;
 pub mod inspect;
 pub mod model;

@@ -24,12 +24,16 @@ pub const SKY: &str = concat!(
     include_str!("../../shaders/sky.wgsl"),
 );
 
+/// The boids simulation's compute passes (standalone).
+pub const FLOCK: &str = include_str!("../../shaders/flock.wgsl");
+
 /// (name, composed source) of every module the runtime builds.
 pub const SHADERS: &[(&str, &str)] = &[
     ("crowd", CROWD),
     ("ground", GROUND),
     ("sky", SKY),
     ("vat", VAT),
+    ("flock", FLOCK),
 ];
 
 /// The composed source of a module by name.

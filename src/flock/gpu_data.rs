@@ -1,0 +1,43 @@
+//! The flock's GPU-visible structs, mirrored once.
+
+use bytemuck::{Pod, Zeroable};
+
+/// One bird's simulation state.
+/// Keep in sync with `Boid` in shaders/flock.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
+pub struct Boid {
+    pub pos: [f32; 3],
+    /// The bird's own animation phase, 0..1.
+    pub phase: f32,
+    pub vel: [f32; 3],
+    /// Smoothed vertical speed (positive = climbing).
+    pub climb: f32,
+}
+const _: () = assert!(std::mem::size_of::<Boid>() == 32);
+
+/// Simulation parameters for one step.
+/// Keep in sync with `FlockUniform` in shaders/flock.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub struct FlockUniform {
+    pub bounds_min: [f32; 4],
+    pub bounds_max: [f32; 4],
+    /// xyz: grid origin, w: cell size.
+    pub grid_origin: [f32; 4],
+    /// xyz: cells per axis, w: total cells.
+    pub grid_dims: [u32; 4],
+    pub count: u32,
+    pub dt: f32,
+    pub separation_radius: f32,
+    pub neighbor_radius: f32,
+    pub w_separation: f32,
+    pub w_alignment: f32,
+    pub w_cohesion: f32,
+    pub max_speed: f32,
+    pub min_speed: f32,
+    pub margin: f32,
+    pub w_bounds: f32,
+    pub max_accel: f32,
+}
+const _: () = assert!(std::mem::size_of::<FlockUniform>() == 112);

@@ -1,0 +1,205 @@
+//! The flock simulated on the GPU, read back and checked on the CPU.
+
+mod gpu_common;
+
+use glam::Vec3;
+use stampede::Aabb;
+use stampede::flock::{Boid, FlockParams, FlockSim};
+
+/// No two birds end closer than this fraction of the separation radius.
+/// Birds start at random (some overlapping); separation is a steering force
+/// limited by the acceleration cap, not a hard constraint, so a pair may
+/// still be inside the radius after the run, but well apart.
+const MIN_DISTANCE_FACTOR: f32 = 0.25;
+
+fn params() -> FlockParams {
+    let bounds = Aabb {
+        min: Vec3::new(-40.0, 5.0, -40.0),
+        max: Vec3::new(40.0, 35.0, 40.0),
+    };
+    FlockParams::for_size(1.0, bounds)
+}
+
+fn run(gpu: &stampede::gpu::GpuContext, count: u32, steps: u32) -> Vec<Boid> {
+    let mut sim = FlockSim::new(&gpu.device, &gpu.queue, count, 42, params());
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    sim.step(&gpu.queue, &mut encoder, 1.0 / 30.0, steps);
+    gpu.queue.submit([encoder.finish()]);
+    sim.read_back(&gpu.device, &gpu.queue).unwrap()
+}
+
+#[test]
+fn birds_keep_apart_and_inside_the_bounds() {
+    let Some(gpu) = gpu_common::gpu_or_skip("flock") else {
+        return;
+    };
+    let p = params();
+    let count = 1500;
+    let before = {
+        let sim = FlockSim::new(&gpu.device, &gpu.queue, count, 42, p);
+        sim.read_back(&gpu.device, &gpu.queue).unwrap()
+    };
+    let after = run(&gpu, count, 300);
+    assert_eq!(after.len(), count as usize);
+    let min_pair = |boids: &[Boid]| {
+        let mut best = f32::INFINITY;
+        for (i, a) in boids.iter().enumerate() {
+            for b in &boids[i + 1..] {
+                best = best.min(Vec3::from(a.pos).distance(Vec3::from(b.pos)));
+            }
+        }
+        best
+    };
+    let start = min_pair(&before);
+    let end = min_pair(&after);
+    eprintln!(
+        "closest pair: {start:.3} at the start, {end:.3} after 300 steps (separation radius {})",
+        p.separation_radius
+    );
+    assert!(
+        start < MIN_DISTANCE_FACTOR * p.separation_radius,
+        "the start must be crowded for this test to mean anything"
+    );
+    assert!(
+        end >= MIN_DISTANCE_FACTOR * p.separation_radius,
+        "closest pair {end}"
+    );
+    for b in &after {
+        let pos = Vec3::from(b.pos);
+        assert!(
+            pos.cmpge(p.bounds.min).all() && pos.cmple(p.bounds.max).all(),
+            "{pos} outside"
+        );
+        let speed = Vec3::from(b.vel).length();
+        assert!(speed <= p.max_speed * 1.001 && speed.is_finite());
+    }
+    // They moved, and flock: neighbours head roughly the same way.
+    let moved = before
+        .iter()
+        .zip(&after)
+        .filter(|(a, b)| Vec3::from(a.pos).distance(Vec3::from(b.pos)) > 1.0)
+        .count();
+    assert!(moved > count as usize * 9 / 10);
+    let mut agreement = 0.0;
+    let mut pairs = 0;
+    for (i, a) in after.iter().enumerate().step_by(7) {
+        for b in &after[i + 1..] {
+            if Vec3::from(a.pos).distance(Vec3::from(b.pos)) < p.neighbor_radius {
+                agreement += Vec3::from(a.vel)
+                    .normalize()
+                    .dot(Vec3::from(b.vel).normalize());
+                pairs += 1;
+            }
+        }
+    }
+    let mean = agreement / pairs.max(1) as f32;
+    eprintln!("mean heading agreement between neighbours: {mean:.2} over {pairs} pairs");
+    assert!(
+        mean > 0.5,
+        "alignment: neighbours should fly alike, got {mean}"
+    );
+}
+
+#[test]
+fn the_simulation_is_deterministic() {
+    let Some(gpu) = gpu_common::gpu_or_skip("flock determinism") else {
+        return;
+    };
+    let a = run(&gpu, 700, 40);
+    let b = run(&gpu, 700, 40);
+    assert_eq!(a, b, "same seed, same steps, same bits");
+}
+
+/// One step on the CPU with brute-force neighbours (no grid), following the
+/// rules of shaders/flock.wgsl in plain floats.
+fn cpu_step(boids: &[Boid], u: &stampede::flock::FlockUniform) -> Vec<Boid> {
+    let (r, rs, speed) = (u.neighbor_radius, u.separation_radius, u.max_speed);
+    let lo = Vec3::from_slice(&u.bounds_min[..3]);
+    let hi = Vec3::from_slice(&u.bounds_max[..3]);
+    boids
+        .iter()
+        .enumerate()
+        .map(|(i, me)| {
+            let p = Vec3::from(me.pos);
+            let v = Vec3::from(me.vel);
+            let (mut sep, mut heading, mut offset, mut n) = (Vec3::ZERO, Vec3::ZERO, Vec3::ZERO, 0);
+            for (j, o) in boids.iter().enumerate() {
+                let d = Vec3::from(o.pos) - p;
+                let dist = d.length();
+                if i == j || dist >= r {
+                    continue;
+                }
+                n += 1;
+                offset += d / r;
+                heading += Vec3::from(o.vel) / speed;
+                if dist < rs {
+                    let away = if dist > 1e-6 { -d / dist } else { Vec3::Y };
+                    sep += away * (1.0 - dist / rs);
+                }
+            }
+            let mut accel = Vec3::ZERO;
+            if n > 0 {
+                let inv = 1.0 / n as f32;
+                accel += u.w_alignment * (heading * inv * speed - v);
+                accel += u.w_cohesion * offset * inv * r * (speed / r);
+                accel += u.w_separation * sep * speed;
+            }
+            let m = u.margin;
+            let push = ((lo + Vec3::splat(m) - p).max(Vec3::ZERO)
+                - (p - (hi - Vec3::splat(m))).max(Vec3::ZERO))
+                / m;
+            accel += u.w_bounds * push * speed;
+            if accel.length() > u.max_accel {
+                accel *= u.max_accel / accel.length();
+            }
+            let mut vel = v + accel * u.dt;
+            let s = vel.length();
+            if s > u.max_speed {
+                vel *= u.max_speed / s;
+            } else if s < u.min_speed {
+                vel *= u.min_speed / s;
+            }
+            let pos = p + vel * u.dt;
+            let outside = pos.cmplt(lo) | pos.cmpgt(hi);
+            let vel = Vec3::select(outside, -vel, vel);
+            Boid {
+                pos: pos.clamp(lo, hi).to_array(),
+                phase: me.phase,
+                vel: vel.to_array(),
+                climb: me.climb + (vel.y - me.climb) * (u.dt * 4.0).clamp(0.0, 1.0),
+            }
+        })
+        .collect()
+}
+
+/// The grid finds exactly the neighbours brute force finds: one GPU step
+/// equals one CPU step up to the fixed-point rounding of the sums.
+#[test]
+fn one_gpu_step_equals_a_brute_force_cpu_step() {
+    let Some(gpu) = gpu_common::gpu_or_skip("flock vs cpu") else {
+        return;
+    };
+    let p = params();
+    let count = 900;
+    let dt = 1.0 / 30.0;
+    // Let the flock form first, so neighbourhoods are dense.
+    let mut sim = FlockSim::new(&gpu.device, &gpu.queue, count, 5, p);
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    sim.step(&gpu.queue, &mut encoder, dt, 60);
+    gpu.queue.submit([encoder.finish()]);
+    let before = sim.read_back(&gpu.device, &gpu.queue).unwrap();
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    sim.step(&gpu.queue, &mut encoder, dt, 1);
+    gpu.queue.submit([encoder.finish()]);
+    let gpu_after = sim.read_back(&gpu.device, &gpu.queue).unwrap();
+    let cpu_after = cpu_step(&before, &p.uniform(count, dt));
+    let mut worst = 0.0f32;
+    for (g, c) in gpu_after.iter().zip(&cpu_after) {
+        worst = worst.max(Vec3::from(g.vel).distance(Vec3::from(c.vel)));
+    }
+    eprintln!(
+        "worst velocity difference GPU vs CPU: {worst:e} (max speed {})",
+        p.max_speed
+    );
+    assert!(worst < 1e-3 * p.max_speed, "{worst}");
+}
