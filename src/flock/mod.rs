@@ -124,8 +124,8 @@ mod tests {
         let (origin, cell, dims) = grid(&b, 1.5);
         assert_eq!(origin, b.min);
         assert!(cell >= 1.5);
-        for axis in 0..3 {
-            assert!(dims[axis] as f32 * cell >= b.size()[axis] - 1e-4);
+        for (axis, &d) in dims.iter().enumerate() {
+            assert!(d as f32 * cell >= b.size()[axis] - 1e-4);
         }
         // A tiny radius in a huge box is capped.
         let (_, cell, dims) = grid(&b, 0.001);
