@@ -10,6 +10,7 @@ pub mod bones;
 mod bounds;
 pub mod cli;
 pub mod flock;
+pub mod gait;
 pub mod gpu;
 pub mod inspect;
 pub mod model;
