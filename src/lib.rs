@@ -12,6 +12,7 @@ pub mod cli;
 pub mod flock;
 pub mod gait;
 pub mod gpu;
+pub mod herd;
 pub mod inspect;
 pub mod model;
 pub mod pose_batch;

@@ -1,0 +1,266 @@
+//! A herd that moves as a group: a gait schedule shared by the herd, a
+//! wandering path, and a formation, all pure functions of the seed and time.
+//!
+//! Nothing here runs per instance on the CPU in the VAT path: each frame the
+//! CPU writes one small [`HerdTable`] (the herd's gait per schedule segment
+//! and the distance travelled at each segment's start), and the GPU derives
+//! every horse's gait, crossfade weight, distance and place from it
+//! (`shaders/herd.wgsl`, which mirrors [`Herd::instance`]).
+//!
+//! How it holds together:
+//! - The herd's gait changes every `segment` seconds (walk, gallop or idle,
+//!   drawn from the gait mix). Speed ramps linearly over the crossfade, so
+//!   the distance travelled is a closed-form integral.
+//! - A horse `y` ahead of the herd's centre sees the herd's schedule shifted
+//!   by `-y / lag_speed` seconds: a gait change sweeps back through the herd.
+//!   Because the distance travelled never decreases and horses further back
+//!   see it later, the gap between a horse and the one behind it in its lane
+//!   never falls below their spacing in the formation.
+//! - Each horse sits at `distance + y` along the path and `x` across it; its
+//!   heading is the path's tangent, so its turn rate is bounded by the path's
+//!   curvature.
+
+mod formation;
+mod path;
+
+pub use formation::{FORMATION_ASPECT, formation_slot};
+pub use path::{HerdPath, PATH_SAMPLES};
+
+use glam::{Vec2, Vec3};
+
+/// Entries of the per-frame schedule table.
+pub const TABLE_SEGMENTS: usize = 16;
+
+/// The three gaits, in table order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gait {
+    Walk = 0,
+    Gallop = 1,
+    Idle = 2,
+}
+
+impl Gait {
+    pub const ALL: [Gait; 3] = [Gait::Walk, Gait::Gallop, Gait::Idle];
+
+    fn from_index(i: u32) -> Self {
+        Self::ALL[(i as usize).min(2)]
+    }
+}
+
+/// What a herd needs to know about its model and how it should behave.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HerdParams {
+    pub seed: u64,
+    /// Clip index of each gait (walk, gallop, idle).
+    pub clips: [u32; 3],
+    /// Ground speed of each gait, model units per second (idle is 0).
+    pub speeds: [f32; 3],
+    /// Relative weight of each gait in the schedule.
+    pub mix: [f32; 3],
+    /// Seconds between the herd's gait changes.
+    pub segment: f32,
+    /// Crossfade seconds (pose and speed).
+    pub fade: f32,
+    /// Distance between neighbours in the formation, model units.
+    pub spacing: f32,
+    /// How fast a gait change sweeps back through the herd, model units/s.
+    pub lag_speed: f32,
+}
+
+/// Per-frame table the GPU reads (and [`Herd::instance`] uses): segment
+/// `first + j` has gait `gaits[j]` and starts at herd distance `starts[j]`.
+/// Keep in sync with `HerdTable` in shaders/herd.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct HerdTable {
+    pub gaits: [[u32; 4]; TABLE_SEGMENTS / 4],
+    pub starts: [[f32; 4]; TABLE_SEGMENTS / 4],
+    pub first: i32,
+    pub segment: f32,
+    pub fade: f32,
+    pub lag_speed: f32,
+    /// Ground speed per gait (walk, gallop, idle) and the largest lag.
+    pub speeds: [f32; 4],
+    /// Clip per gait, and the path length in `w`.
+    pub clips: [u32; 4],
+    pub path_length: f32,
+    pub spacing: f32,
+    pub _pad: [f32; 2],
+}
+const _: () = assert!(std::mem::size_of::<HerdTable>() == 192);
+
+impl HerdTable {
+    pub fn gait(&self, j: usize) -> u32 {
+        self.gaits[j / 4][j % 4]
+    }
+    pub fn start(&self, j: usize) -> f32 {
+        self.starts[j / 4][j % 4]
+    }
+}
+
+/// One horse at one instant.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HorseState {
+    /// Ground position (x, z) and heading (unit x, z).
+    pub position: Vec2,
+    pub forward: Vec2,
+    /// Current and previous gait's clips, and the current one's weight
+    /// (1 = fully the current clip).
+    pub clip: u32,
+    pub previous: u32,
+    pub weight: f32,
+    /// Distance this horse has travelled along the path.
+    pub distance: f32,
+}
+
+/// The herd: its parameters, path, and the cached distance at every
+/// schedule segment so far.
+#[derive(Clone, Debug)]
+pub struct Herd {
+    pub params: HerdParams,
+    pub path: HerdPath,
+    /// `starts[k]` = herd distance at the start of segment k (k ≥ 0).
+    starts: Vec<f32>,
+}
+
+/// SplitMix64 finalizer, for hashing (seed, segment) to a gait.
+fn mix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Herd {
+    /// A herd of `count` for the path sized to hold it.
+    pub fn new(params: HerdParams, count: u32) -> Self {
+        let path = HerdPath::for_herd(params.seed, params.spacing, count);
+        Self {
+            params,
+            path,
+            starts: vec![0.0],
+        }
+    }
+
+    /// The herd's gait in segment `k`. The herd stands still before time 0.
+    pub fn gait(&self, k: i64) -> Gait {
+        if k < 0 {
+            return Gait::Idle;
+        }
+        let total: f32 = self.params.mix.iter().map(|w| w.max(0.0)).sum();
+        if total <= 0.0 {
+            return Gait::Walk;
+        }
+        let h = mix64(self.params.seed ^ mix64(k as u64));
+        let mut pick = (h >> 40) as f32 / (1u64 << 24) as f32 * total;
+        for g in Gait::ALL {
+            let w = self.params.mix[g as usize].max(0.0);
+            if pick < w {
+                return g;
+            }
+            pick -= w;
+        }
+        Gait::Idle
+    }
+
+    fn speed(&self, g: Gait) -> f32 {
+        self.params.speeds[g as usize]
+    }
+
+    /// Distance covered from the start of segment `k` after `s` seconds.
+    fn within(&self, k: i64, s: f32) -> f32 {
+        let (v0, v1) = (self.speed(self.gait(k - 1)), self.speed(self.gait(k)));
+        let f = self.params.fade.max(1e-4);
+        let r = s.clamp(0.0, f);
+        v0 * r + (v1 - v0) * r * r / (2.0 * f) + v1 * (s - f).max(0.0)
+    }
+
+    /// Herd distance at the start of segment `k` (0 for k ≤ 0).
+    pub fn start_distance(&mut self, k: i64) -> f32 {
+        if k <= 0 {
+            return 0.0;
+        }
+        let seg = self.params.segment;
+        while self.starts.len() as i64 <= k {
+            let j = self.starts.len() as i64 - 1;
+            let next = self.starts[j as usize] + self.within(j, seg);
+            self.starts.push(next);
+        }
+        self.starts[k as usize]
+    }
+
+    /// The largest lag any horse has (ahead or behind), in seconds.
+    pub fn max_lag(&self) -> f32 {
+        (TABLE_SEGMENTS as f32 / 2.0 - 2.0) * self.params.segment
+    }
+
+    /// The table for time `t`: the segments every horse's shifted time can
+    /// fall in.
+    pub fn table(&mut self, t: f32) -> HerdTable {
+        let seg = self.params.segment;
+        let first = ((t - self.max_lag()) / seg).floor() as i64 - 1;
+        let mut table = HerdTable {
+            gaits: [[0; 4]; TABLE_SEGMENTS / 4],
+            starts: [[0.0; 4]; TABLE_SEGMENTS / 4],
+            first: first as i32,
+            segment: seg,
+            fade: self.params.fade,
+            lag_speed: self.params.lag_speed,
+            speeds: [
+                self.params.speeds[0],
+                self.params.speeds[1],
+                self.params.speeds[2],
+                self.max_lag(),
+            ],
+            clips: [
+                self.params.clips[0],
+                self.params.clips[1],
+                self.params.clips[2],
+                0,
+            ],
+            path_length: self.path.length,
+            spacing: self.params.spacing,
+            _pad: [0.0; 2],
+        };
+        for j in 0..TABLE_SEGMENTS {
+            let k = first + j as i64;
+            table.gaits[j / 4][j % 4] = self.gait(k) as u32;
+            table.starts[j / 4][j % 4] = self.start_distance(k);
+        }
+        table
+    }
+
+    /// Horse `index` at time `t`, from this frame's `table`. This is the CPU
+    /// twin of `herd_state` in shaders/herd.wgsl.
+    pub fn instance(&self, table: &HerdTable, index: u32, t: f32) -> HorseState {
+        let slot = formation_slot(index, table.spacing);
+        let lag = (-slot.y / table.lag_speed.max(1e-6)).clamp(-table.speeds[3], table.speeds[3]);
+        let tau = t - lag;
+        let k = (tau / table.segment).floor();
+        let j = ((k as i64 - table.first as i64).clamp(1, TABLE_SEGMENTS as i64 - 1)) as usize;
+        let local = tau - k * table.segment;
+        let (g0, g1) = (table.gait(j - 1), table.gait(j));
+        let (v0, v1) = (table.speeds[g0 as usize], table.speeds[g1 as usize]);
+        let f = table.fade.max(1e-4);
+        let r = local.clamp(0.0, f);
+        let distance =
+            table.start(j) + v0 * r + (v1 - v0) * r * r / (2.0 * f) + v1 * (local - f).max(0.0);
+        let (position, forward) = self.path.at(distance + slot.y, slot.x);
+        HorseState {
+            position,
+            forward,
+            clip: table.clips[Gait::from_index(g1) as usize],
+            previous: table.clips[Gait::from_index(g0) as usize],
+            weight: (local / f).clamp(0.0, 1.0),
+            distance,
+        }
+    }
+}
+
+/// A 3D placement helper for callers that want world space.
+pub fn ground_point(p: Vec2, y: f32) -> Vec3 {
+    Vec3::new(p.x, y, p.y)
+}
+
+#[cfg(test)]
+mod tests;
