@@ -1,7 +1,10 @@
 // The crowd: one instanced draw. Each instance's placement comes from the
-// frame time on the GPU; its pose comes from the VAT (vat.wgsl).
-// Keep `Instance` in sync with `render::gpu_data::Instance`.
-// Composed after common.wgsl and vat.wgsl.
+// frame time on the GPU; its pose comes from the technique, whose file
+// (vat_crowd.wgsl, skinning.wgsl, ...) supplies `vs_main` and calls
+// `finish_vertex` here. Keep `Instance` in sync with
+// `render::gpu_data::Instance`, and `instance_clip` / `instance_clip_time`
+// with `render::crowd::instance_clip_time`.
+// Composed after common.wgsl and technique.wgsl.
 
 struct Instance {
     // 0..1 across the track (or the flock's radius).
@@ -91,15 +94,16 @@ fn place(inst: Instance, dist: f32) -> Placement {
     return p;
 }
 
-@vertex
-fn vs_main(in: VertexIn) -> VertexOut {
-    let inst = instances[in.instance];
-    let clip_index = instance_clip(inst);
-    let clip = vat_clips[clip_index];
-    // Clip time and ground distance scale together, so feet do not slide.
+// Clip time of an instance (seconds, before wrapping). Clip time and ground
+// distance scale together, so feet do not slide.
+fn instance_clip_time(inst: Instance, clip: VatClip) -> f32 {
     let rate = frame.playback * inst.speed;
-    let t = frame.time * rate + inst.time_offset * frame.spread * clip.duration;
-    let s = vat_sample(in.vertex, clip_index, t, frame.interpolate != 0u);
+    return frame.time * rate + inst.time_offset * frame.spread * clip.duration;
+}
+
+// Places a posed vertex (model space) in the world and fills the outputs.
+fn finish_vertex(in: VertexIn, inst: Instance, clip: VatClip, s: VatSample) -> VertexOut {
+    let rate = frame.playback * inst.speed;
     let dist = frame.time * rate * clip.ground_speed * frame.stride * inst.scale;
     let p = place(inst, dist);
     let right = normalize(cross(p.up, p.forward));

@@ -1,43 +1,8 @@
 // Vertex animation texture fetch: the one function every VAT path and the
-// GPU correctness test use. Keep `VatClip` in sync with
-// `render::gpu_data::VatClipGpu` and the mapping with `vat::VatClip::frame_at`.
-
-struct VatClip {
-    layer: u32,
-    first_row: u32,
-    frame_count: u32,
-    looping: u32,
-    duration: f32,
-    rows_per_frame: u32,
-    width: u32,
-    // Model units per second of clip time (used by the crowd motion).
-    ground_speed: f32,
-};
-
-struct VatSample {
-    position: vec3<f32>,
-    normal: vec3<f32>,
-};
+// GPU correctness test use. Composed after technique.wgsl (the clip table).
 
 @group(1) @binding(0) var vat_positions: texture_2d_array<f32>;
 @group(1) @binding(1) var vat_normals: texture_2d_array<f32>;
-@group(1) @binding(2) var<storage, read> vat_clips: array<VatClip>;
-
-// Fractional frame for clip time `t`: wrapped for looping clips, clamped
-// otherwise (matches `VatClip::frame_at`).
-fn vat_frame(clip: VatClip, t: f32) -> f32 {
-    let segments = f32(clip.frame_count - 1u);
-    if clip.frame_count <= 1u || clip.duration <= 0.0 {
-        return 0.0;
-    }
-    var ct = t;
-    if clip.looping != 0u {
-        ct = t - clip.duration * floor(t / clip.duration);
-    } else {
-        ct = clamp(t, 0.0, clip.duration);
-    }
-    return min(ct / clip.duration * segments, segments);
-}
 
 // Texel of vertex `v` in stored frame `f`: the row wraps every `width` vertices.
 fn vat_texel(clip: VatClip, f: u32, v: u32) -> vec2<i32> {

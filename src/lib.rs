@@ -15,6 +15,7 @@ pub mod gpu;
 pub mod herd;
 pub mod inspect;
 pub mod model;
+pub mod parity;
 pub mod pose_batch;
 pub mod procgen;
 pub mod render;

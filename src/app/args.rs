@@ -45,6 +45,9 @@ pub struct ViewerArgs {
     /// Start with vsync off.
     #[arg(long)]
     pub no_vsync: bool,
+    /// Press "Measure all" on the first frame (for scripted screenshots).
+    #[arg(long, hide = true)]
+    pub measure_all: bool,
     /// Request a few window sizes while running (window test).
     #[arg(long, hide = true)]
     pub resize_test: bool,
@@ -67,6 +70,7 @@ impl Default for ViewerArgs {
             precision: Precision::F16,
             no_vsync: false,
             resize_test: false,
+            measure_all: false,
         }
     }
 }

@@ -1,6 +1,8 @@
 //! The viewer: a winit window with an egui panel, or one headless frame.
 
 mod args;
+pub mod costs_ui;
+pub mod measure;
 pub mod scene_setup;
 mod ui;
 mod window;
@@ -64,6 +66,7 @@ fn screenshot_headless(args: &ViewerArgs, count: u32) -> anyhow::Result<()> {
     let (w, h) = args.size;
     let config = prepared.renderer_config(w, h, count, args.seed, headless::FORMAT);
     let mut view = Headless::new(gpu, &prepared.model, &prepared.vat, &config)?;
+    view.renderer.set_technique(args.technique)?;
     let settings = FrameSettings {
         time: args.time,
         clip: prepared.clip,
@@ -71,9 +74,18 @@ fn screenshot_headless(args: &ViewerArgs, count: u32) -> anyhow::Result<()> {
     };
     let image = view.render(&settings)?;
     image.save_png(&path)?;
+    let costs = view.renderer.costs();
+    if costs.capped() {
+        eprintln!(
+            "{} capped at {} of {count} instances",
+            costs.kind.label(),
+            costs.drawn
+        );
+    }
     eprintln!(
-        "wrote {} ({w}×{h}, {count} instances, t = {} s)",
+        "wrote {} ({w}×{h}, {count} instances, {}, t = {} s)",
         path.display(),
+        costs.kind,
         args.time
     );
     Ok(())

@@ -1,5 +1,6 @@
 //! The egui side panel: what the user can change, and what the renderer reports.
 
+use super::costs_ui::{self, CostsView};
 use crate::render::{History, TechniqueKind, crowd::MAX_INSTANCES};
 use crate::vat::Vat;
 
@@ -39,6 +40,7 @@ pub struct Stats<'a> {
     pub capacity: u32,
     pub allocations: u32,
     pub message: Option<&'a str>,
+    pub costs: CostsView<'a>,
 }
 
 /// Actions that need more than a field change.
@@ -47,6 +49,7 @@ pub enum Action {
     LoadModel,
     FrameCrowd,
     ResetCamera,
+    MeasureAll,
 }
 
 pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> Vec<Action> {
@@ -135,6 +138,9 @@ pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> Vec<A
                 stats.cpu_ms.map_or("–".into(), |v| format!("{v:.2}")),
                 stats.gpu_ms.map_or("n/a".into(), |v| format!("{v:.2} ms/frame"))
             ));
+            if costs_ui::costs_section(ui, &stats.costs) {
+                actions.push(Action::MeasureAll);
+            }
             egui::CollapsingHeader::new("Frame time").default_open(true).show(ui, |ui| {
                 frame_graph(ui, stats.frame_ms);
             });

@@ -1,10 +1,13 @@
 //! The winit window: surface, input, egui, and the frame loop.
 
 use super::ViewerArgs;
+use super::costs_ui::CostsView;
+use super::measure::MeasureAll;
 use super::scene_setup::{ModelChoice, Prepared, prepare};
 use super::ui::{self, Action, ModelPick, UiState};
 use crate::gpu::GpuContext;
-use crate::render::{Camera, FrameSettings, History, Renderer};
+use crate::parity::{Parity, pose_parity};
+use crate::render::{Camera, FrameSettings, History, Renderer, TechniqueKind};
 use std::sync::Arc;
 use std::time::Instant;
 use winit::application::ApplicationHandler;
@@ -56,6 +59,9 @@ struct Running {
     frames: u32,
     drag: Drag,
     message: Option<String>,
+    measure: MeasureAll,
+    /// The parity error of the pose on screen, and when it was computed.
+    parity: Option<(Instant, Parity)>,
 }
 
 #[derive(Default)]
@@ -214,12 +220,13 @@ impl Running {
             color_space: Default::default(),
         };
         surface.configure(&gpu.device, &config);
-        let renderer = Renderer::new(
+        let mut renderer = Renderer::new(
             gpu.clone(),
             &prepared.model,
             &prepared.vat,
             &prepared.renderer_config(config.width, config.height, count, args.seed, format),
         )?;
+        renderer.set_technique(args.technique)?;
         let camera = renderer.default_camera();
 
         let egui_ctx = egui::Context::default();
@@ -271,6 +278,8 @@ impl Running {
             frames: 0,
             drag: Drag::default(),
             message: None,
+            measure: MeasureAll::default(),
+            parity: None,
         })
     }
 
@@ -295,6 +304,10 @@ impl Running {
                 self.camera.frame(&bounds, self.renderer.targets.aspect());
             }
             Action::ResetCamera => self.camera = self.renderer.default_camera(),
+            Action::MeasureAll => {
+                let first = self.measure.start(self.renderer.technique_kind());
+                self.switch(first);
+            }
             Action::LoadModel => {
                 let choice = match self.ui.model {
                     ModelPick::Horse => ModelChoice::Horse,
@@ -306,6 +319,30 @@ impl Running {
                     self.ui.model = pick_of(&self.prepared.choice);
                 }
             }
+        }
+    }
+
+    /// Switches technique (same crowd, time and camera), saying why not.
+    fn switch(&mut self, kind: TechniqueKind) {
+        match self.renderer.set_technique(kind) {
+            Ok(()) => self.ui.technique = kind,
+            Err(e) => {
+                self.message = Some(format!("{kind}: {e}"));
+                self.ui.technique = self.renderer.technique_kind();
+            }
+        }
+    }
+
+    /// Recomputes the parity error about once a second.
+    fn update_parity(&mut self) {
+        let stale = self
+            .parity
+            .is_none_or(|(at, _)| at.elapsed().as_secs_f32() >= 1.0);
+        if let (true, Some(frame)) = (stale, self.renderer.last_frame) {
+            let p = &self.prepared;
+            let crowd = &self.renderer.crowd;
+            let parity = pose_parity(&p.model, &p.vat, &frame, crowd.seed(), crowd.count(), 16);
+            self.parity = Some((Instant::now(), parity));
         }
     }
 
@@ -321,6 +358,9 @@ impl Running {
             self.config.format,
         );
         self.renderer = Renderer::new(self.gpu.clone(), &prepared.model, &prepared.vat, &config)?;
+        self.parity = None;
+        let technique = self.ui.technique;
+        self.switch(technique);
         self.ui.clip = prepared.clip;
         self.prepared = prepared;
         self.camera = self.renderer.default_camera();
@@ -347,6 +387,10 @@ impl Running {
         if args.resize_test {
             self.resize_test_step();
         }
+        if args.measure_all && self.frames == 0 {
+            self.apply(Action::MeasureAll);
+        }
+        self.update_parity();
 
         let frame = match self.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(f)
@@ -391,6 +435,11 @@ impl Running {
             capacity: self.renderer.crowd.capacity(),
             allocations: self.renderer.crowd.allocations,
             message: self.message.as_deref(),
+            costs: CostsView {
+                costs: self.renderer.costs(),
+                parity: self.parity.map(|(_, p)| p),
+                measure: &self.measure,
+            },
         };
         let output = self.egui_ctx.run_ui(raw_input, |ui| {
             actions = ui::panel(ui, &mut self.ui, &stats);
@@ -405,6 +454,10 @@ impl Running {
         {
             self.message = Some(e.to_string());
             self.ui.count = self.renderer.crowd.count();
+        }
+        if self.ui.technique != before.technique {
+            let kind = self.ui.technique;
+            self.switch(kind);
         }
         if self.ui.vsync != before.vsync {
             self.config.present_mode = present_mode(self.ui.vsync);
@@ -478,6 +531,29 @@ impl Running {
         self.gpu.queue.present(frame);
         self.renderer.after_submit();
         self.frames += 1;
+        let measuring = self.measure.running().is_some();
+        if let Some(next) = self
+            .measure
+            .after_frame(Instant::now(), &self.renderer.costs())
+        {
+            self.switch(next);
+        }
+        if measuring && self.measure.running().is_none() {
+            for r in &self.measure.rows {
+                log::info!(
+                    "measure all: {} count {} drawn {} fps {:.2} CPU {:.2} ms GPU {} ms upload {:.1} MB/s memory {} B",
+                    r.kind,
+                    r.count,
+                    r.drawn,
+                    r.fps,
+                    r.cpu_ms,
+                    r.gpu_ms.map_or("n/a".into(), |g| format!("{g:.2}")),
+                    r.upload_mb_s,
+                    r.memory_bytes
+                );
+            }
+            log::info!("measure all finished");
+        }
         Ok(())
     }
 

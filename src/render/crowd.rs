@@ -3,7 +3,9 @@
 //! geometrically. Every technique draws from the same buffer, so switching
 //! techniques keeps the same crowd.
 
-use super::gpu_data::Instance;
+use super::gpu_data::{CLIP_MIXED, FrameUniform, Instance};
+use crate::pose_batch::ClipTime;
+use crate::vat::VatClip;
 
 /// The most instances the viewer accepts.
 pub const MAX_INSTANCES: u32 = 1_000_000;
@@ -72,6 +74,75 @@ pub fn generate(seed: u64, index: u32) -> Instance {
         clip,
         tint,
         height,
+    }
+}
+
+/// The clip an instance plays and its clip time in seconds (before wrapping
+/// or clamping), computed exactly as `instance_clip` and `instance_clip_time`
+/// in shaders/crowd.wgsl do. Keep in sync with crowd.wgsl: the CPU techniques
+/// and the parity checks use this to show the pose the GPU shows.
+pub fn instance_clip_time(
+    inst: &Instance,
+    frame: &FrameUniform,
+    clips: &[VatClip],
+) -> (usize, f32) {
+    let count = frame.clip_count.max(1);
+    let clip = if frame.clip == CLIP_MIXED {
+        inst.clip % count
+    } else {
+        frame.clip.min(frame.clip_count.saturating_sub(1))
+    } as usize;
+    let duration = clips.get(clip).map_or(0.0, |c| c.duration);
+    let rate = frame.playback * inst.speed;
+    (
+        clip,
+        frame.time * rate + inst.time_offset * frame.spread * duration,
+    )
+}
+
+/// The clip time to sample a pose at for VAT clip time `t`: wrapped for a
+/// looping clip, clamped otherwise (the VAT's `frame_at`).
+pub fn pose_time(clip: &VatClip, t: f32) -> f32 {
+    let segments = clip.segments();
+    if segments == 0 {
+        0.0
+    } else {
+        clip.frame_at(t) / segments as f32 * clip.duration
+    }
+}
+
+/// What to sample for an instance: the model clip and the clip time that
+/// the VAT shows for it this frame (exact, not lerped between frames).
+pub fn instance_pose(inst: &Instance, frame: &FrameUniform, clips: &[VatClip]) -> ClipTime {
+    let (c, t) = instance_clip_time(inst, frame, clips);
+    match clips.get(c) {
+        Some(clip) => (clip.source, pose_time(clip, t)),
+        None => (None, 0.0),
+    }
+}
+
+/// A CPU copy of the first instances of a crowd, for the techniques that
+/// animate on the CPU. Grows like the GPU buffer, generating only new ones.
+#[derive(Clone, Debug, Default)]
+pub struct CrowdMirror {
+    seed: u64,
+    instances: Vec<Instance>,
+}
+
+impl CrowdMirror {
+    /// The first `count` instances of the crowd grown from `seed`.
+    pub fn get(&mut self, seed: u64, count: u32) -> &[Instance] {
+        if seed != self.seed {
+            self.instances.clear();
+            self.seed = seed;
+        }
+        let have = self.instances.len() as u32;
+        if count > have {
+            self.instances.reserve((count - have) as usize);
+            self.instances
+                .extend((have..count).map(|i| generate(seed, i)));
+        }
+        &self.instances[..count as usize]
     }
 }
 

@@ -90,3 +90,33 @@ impl StaticVertex {
         }
     }
 }
+
+/// One vertex's skin data for the bone-matrix techniques: bind-pose position
+/// and normal, four palette indices (u16 pairs) and four weights.
+/// Keep in sync with `SkinVertex` in shaders/skin.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
+pub struct SkinVertex {
+    pub position: [f32; 3],
+    pub joints01: u32,
+    pub normal: [f32; 3],
+    pub joints23: u32,
+    pub weights: [f32; 4],
+}
+const _: () = assert!(std::mem::size_of::<SkinVertex>() == 48);
+
+/// Sizes the skinning shaders index with.
+/// Keep in sync with `SkinInfo` in shaders/technique.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
+pub struct SkinInfo {
+    pub joints: u32,
+    pub vertices: u32,
+    pub _pad: [u32; 2],
+}
+const _: () = assert!(std::mem::size_of::<SkinInfo>() == 16);
+
+/// One joint of a palette as the skinning shaders read it (`bones::JointRows`).
+/// Keep in sync with `palettes` in shaders/skinning.wgsl (three vec4 per joint).
+pub const JOINT_ROWS_BYTES: u64 = 48;
+const _: () = assert!(std::mem::size_of::<crate::bones::JointRows>() == JOINT_ROWS_BYTES as usize);

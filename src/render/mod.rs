@@ -3,25 +3,43 @@
 //!
 //! `Model → Vat → VatResources + ModelGpu + CrowdBuffer → one draw`.
 
+pub mod bone_technique;
 pub mod camera;
+pub mod cpu_technique;
 pub mod crowd;
 pub mod gpu_data;
 pub mod headless;
 pub mod model_gpu;
 pub mod scene;
 pub mod shaders;
+pub mod skin_data;
+pub mod skinning_technique;
+pub mod static_technique;
+pub mod targets;
+pub mod technique;
 pub mod timing;
 pub mod vat_technique;
 
+use crate::bones::BoneError;
 use crate::gpu::{GpuContext, GpuError};
-use crate::vat::Vat;
+use crate::vat::{Vat, VatClip};
 use crate::{Aabb, Model};
+pub use bone_technique::BoneTextureTechnique;
 pub use camera::Camera;
+pub use cpu_technique::CpuSkinningTechnique;
 pub use crowd::{CrowdBuffer, CrowdError, Motion};
-use gpu_data::FrameUniform;
+use gpu_data::{FrameUniform, VatClipGpu};
 use model_gpu::ModelGpu;
 pub use scene::{CrowdLayout, FrameSettings, Scene};
+pub use skinning_technique::SkinningTechnique;
+pub use static_technique::StaticTechnique;
 use std::sync::Arc;
+use std::time::Instant;
+pub use targets::Targets;
+pub use technique::{
+    BuildContext, FrameContext, Prepared, Technique, TechniqueCosts, TechniqueKind,
+    crowd_bind_group, crowd_layout,
+};
 pub use timing::{GpuTimer, History};
 pub use vat_technique::{VatResources, VatTechnique};
 
@@ -46,180 +64,8 @@ pub enum RenderError {
     },
     #[error("the image size must be between 1×1 and {max}×{max}, not {width}×{height}")]
     BadSize { width: u32, height: u32, max: u32 },
-}
-
-/// A way of drawing the crowd. Each one owns its pipeline and buffers; the
-/// instance data (`CrowdBuffer`) and the model's static data are shared, so
-/// switching keeps the same crowd.
-pub trait Technique {
-    fn name(&self) -> &'static str;
-    /// Per-frame preparation (bind groups after the crowd buffer grew,
-    /// uploads a technique needs). The frame uniform is already written.
-    fn prepare(&mut self, device: &wgpu::Device, crowd: &CrowdBuffer, model: &ModelGpu);
-    /// Records the crowd's draw calls; group 0 (the frame) is already set.
-    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, count: u32);
-}
-
-/// The techniques the viewer offers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum TechniqueKind {
-    /// Vertex animation texture: one instanced draw, no per-instance CPU work.
-    #[default]
-    Vat,
-}
-
-impl TechniqueKind {
-    pub const ALL: &[TechniqueKind] = &[TechniqueKind::Vat];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            TechniqueKind::Vat => "VAT (vertex animation texture)",
-        }
-    }
-}
-
-/// Colour format, MSAA and depth of what the renderer draws into.
-pub struct Targets {
-    pub format: wgpu::TextureFormat,
-    pub samples: u32,
-    pub width: u32,
-    pub height: u32,
-    msaa: Option<wgpu::TextureView>,
-    depth: wgpu::TextureView,
-}
-
-impl Targets {
-    pub fn new(gpu: &GpuContext, format: wgpu::TextureFormat, width: u32, height: u32) -> Self {
-        let samples = gpu.msaa_samples(format, DEPTH_FORMAT);
-        let (msaa, depth) = Self::make(&gpu.device, format, samples, width, height);
-        Self {
-            format,
-            samples,
-            width,
-            height,
-            msaa,
-            depth,
-        }
-    }
-
-    fn make(
-        device: &wgpu::Device,
-        format: wgpu::TextureFormat,
-        samples: u32,
-        width: u32,
-        height: u32,
-    ) -> (Option<wgpu::TextureView>, wgpu::TextureView) {
-        let size = wgpu::Extent3d {
-            width: width.max(1),
-            height: height.max(1),
-            depth_or_array_layers: 1,
-        };
-        let texture = |label, format| {
-            device
-                .create_texture(&wgpu::TextureDescriptor {
-                    label: Some(label),
-                    size,
-                    mip_level_count: 1,
-                    sample_count: samples,
-                    dimension: wgpu::TextureDimension::D2,
-                    format,
-                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-                    view_formats: &[],
-                })
-                .create_view(&Default::default())
-        };
-        let msaa = (samples > 1).then(|| texture("msaa colour", format));
-        (msaa, texture("depth", DEPTH_FORMAT))
-    }
-
-    pub fn resize(&mut self, device: &wgpu::Device, width: u32, height: u32) {
-        if (width, height) != (self.width, self.height) {
-            (self.msaa, self.depth) = Self::make(device, self.format, self.samples, width, height);
-            (self.width, self.height) = (width, height);
-        }
-    }
-
-    pub fn aspect(&self) -> f32 {
-        self.width.max(1) as f32 / self.height.max(1) as f32
-    }
-
-    pub fn depth_state(&self, write: bool) -> wgpu::DepthStencilState {
-        wgpu::DepthStencilState {
-            format: DEPTH_FORMAT,
-            depth_write_enabled: Some(write),
-            depth_compare: Some(wgpu::CompareFunction::LessEqual),
-            stencil: Default::default(),
-            bias: Default::default(),
-        }
-    }
-
-    pub fn multisample(&self) -> wgpu::MultisampleState {
-        wgpu::MultisampleState {
-            count: self.samples,
-            ..Default::default()
-        }
-    }
-}
-
-/// Group 2 of the crowd shaders: instances and base-colour textures.
-pub fn crowd_layout(device: &wgpu::Device, label: &'static str) -> wgpu::BindGroupLayout {
-    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some(label),
-        entries: &[
-            wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::VERTEX,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Storage { read_only: true },
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            },
-            wgpu::BindGroupLayoutEntry {
-                binding: 1,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                    view_dimension: wgpu::TextureViewDimension::D2Array,
-                    multisampled: false,
-                },
-                count: None,
-            },
-            wgpu::BindGroupLayoutEntry {
-                binding: 2,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                count: None,
-            },
-        ],
-    })
-}
-
-pub fn crowd_bind_group(
-    device: &wgpu::Device,
-    layout: &wgpu::BindGroupLayout,
-    crowd: &CrowdBuffer,
-    model: &ModelGpu,
-) -> wgpu::BindGroup {
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("crowd bind group"),
-        layout,
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: crowd.buffer.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: wgpu::BindingResource::TextureView(&model.texture_view),
-            },
-            wgpu::BindGroupEntry {
-                binding: 2,
-                resource: wgpu::BindingResource::Sampler(&model.sampler),
-            },
-        ],
-    })
+    #[error("the bone-texture technique cannot be built: {0}")]
+    Bone(#[from] BoneError),
 }
 
 /// How to build a renderer.
@@ -246,7 +92,14 @@ pub struct Renderer {
     scene: Scene,
     pub model: ModelGpu,
     pub crowd: CrowdBuffer,
-    technique: Box<dyn Technique>,
+    /// Every technique built so far (VAT at startup, the others on first
+    /// use); switching back is instant and keeps their buffers.
+    techniques: Vec<Box<dyn Technique>>,
+    active: usize,
+    costs: TechniqueCosts,
+    model_cpu: Arc<Model>,
+    clips: Vec<VatClip>,
+    clip_table: Vec<VatClipGpu>,
     pub layout: CrowdLayout,
     pub timer: Option<GpuTimer>,
     /// The last uniform written, for tests and the panel.
@@ -324,7 +177,7 @@ impl Renderer {
             config.count,
             caps.max_storage_buffer_binding_size,
         )?;
-        let technique = Box::new(VatTechnique::new(
+        let technique: Box<dyn Technique> = Box::new(VatTechnique::new(
             device,
             &gpu.queue,
             vat,
@@ -348,7 +201,12 @@ impl Renderer {
             scene,
             model: model_gpu,
             crowd,
-            technique,
+            techniques: vec![technique],
+            active: 0,
+            costs: TechniqueCosts::default(),
+            model_cpu: Arc::new(model.clone()),
+            clips: vat.clips.clone(),
+            clip_table: vat_technique::clip_table(vat, &config.ground_speeds),
             layout,
             timer,
             last_frame: None,
@@ -358,7 +216,74 @@ impl Renderer {
     }
 
     pub fn technique_name(&self) -> &'static str {
-        self.technique.name()
+        self.technique_kind().label()
+    }
+
+    /// The active technique itself (for the GPU tests).
+    pub fn technique(&self) -> &dyn Technique {
+        self.techniques[self.active].as_ref()
+    }
+
+    /// The technique drawing the crowd.
+    pub fn technique_kind(&self) -> TechniqueKind {
+        self.techniques[self.active].kind()
+    }
+
+    /// Switches the technique that draws the crowd, building it on first
+    /// use. The crowd, its instance buffer, the time and camera stay.
+    pub fn set_technique(&mut self, kind: TechniqueKind) -> Result<(), RenderError> {
+        if let Some(i) = self.techniques.iter().position(|t| t.kind() == kind) {
+            self.active = i;
+            return Ok(());
+        }
+        let ctx = BuildContext {
+            device: &self.gpu.device,
+            queue: &self.gpu.queue,
+            caps: &self.gpu.caps,
+            model: &self.model_cpu,
+            clips: &self.clips,
+            clip_table: &self.clip_table,
+            model_gpu: &self.model,
+            targets: &self.targets,
+            frame_layout: &self.frame_layout,
+        };
+        let technique: Box<dyn Technique> = match kind {
+            // Built with the renderer, always at index 0.
+            TechniqueKind::Vat => {
+                self.active = 0;
+                return Ok(());
+            }
+            TechniqueKind::Skinning => Box::new(SkinningTechnique::new(&ctx)),
+            TechniqueKind::BoneTexture => Box::new(BoneTextureTechnique::new(&ctx)?),
+            TechniqueKind::Cpu => Box::new(CpuSkinningTechnique::new(&ctx)),
+            TechniqueKind::Static => Box::new(StaticTechnique::new(&ctx)),
+        };
+        self.techniques.push(technique);
+        self.active = self.techniques.len() - 1;
+        Ok(())
+    }
+
+    /// What the active technique cost in the last frame it drew.
+    pub fn costs(&self) -> TechniqueCosts {
+        let t = &self.techniques[self.active];
+        TechniqueCosts {
+            kind: t.kind(),
+            gpu_memory_bytes: t.gpu_memory_bytes(),
+            gpu_ms: self.gpu_ms(),
+            cap: t.cap(),
+            morphs_ignored: t.ignores_morphs() && !self.model_cpu.morphs.is_empty(),
+            ..self.costs
+        }
+    }
+
+    /// The CPU model the renderer was built from.
+    pub fn model_cpu(&self) -> &Arc<Model> {
+        &self.model_cpu
+    }
+
+    /// The VAT's clips (timing every technique shares).
+    pub fn clips(&self) -> &[VatClip] {
+        &self.clips
     }
 
     /// The frame uniform layout, for techniques built later.
@@ -433,8 +358,16 @@ impl Renderer {
             .queue
             .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&uniform));
         self.last_frame = Some(uniform);
-        self.technique
-            .prepare(&self.gpu.device, &self.crowd, &self.model);
+        let started = Instant::now();
+        let technique = &mut self.techniques[self.active];
+        let prepared = technique.prepare(&FrameContext {
+            device: &self.gpu.device,
+            queue: &self.gpu.queue,
+            crowd: &self.crowd,
+            model: &self.model,
+            frame: &uniform,
+        });
+        let mut cpu_s = started.elapsed().as_secs_f64();
         let (view, resolve) = match &self.targets.msaa {
             Some(msaa) => (msaa, Some(target)),
             None => (target, None),
@@ -466,10 +399,20 @@ impl Renderer {
                 multiview_mask: None,
             });
             pass.set_bind_group(0, &self.frame_bind_group, &[]);
-            self.technique.draw(&mut pass, &self.model, count);
+            let started = Instant::now();
+            technique.draw(&mut pass, &self.model, prepared.drawn);
+            cpu_s += started.elapsed().as_secs_f64();
             self.scene.draw_ground(&mut pass);
             self.scene.draw_sky(&mut pass);
         }
+        self.costs = TechniqueCosts {
+            kind: technique.kind(),
+            cpu_ms: (cpu_s * 1000.0) as f32,
+            upload_bytes: prepared.upload_bytes,
+            drawn: prepared.drawn,
+            requested: count,
+            ..self.costs
+        };
         if timed && let Some(t) = &self.timer {
             t.resolve(encoder);
         }

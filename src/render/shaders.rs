@@ -4,15 +4,37 @@
 
 /// Frame uniform, lighting, sky colour and fog.
 pub const COMMON: &str = include_str!("../../shaders/common.wgsl");
+/// What every crowd technique shares: the clip table, `vat_frame`, `VatSample`.
+pub const TECHNIQUE: &str = include_str!("../../shaders/technique.wgsl");
 /// The VAT fetch and interpolation (`vat_sample`), shared with the GPU test.
-pub const VAT: &str = include_str!("../../shaders/vat.wgsl");
-
-/// The crowd: common + VAT + the instanced vertex and fragment stages.
-pub const CROWD: &str = concat!(
-    include_str!("../../shaders/common.wgsl"),
+pub const VAT: &str = concat!(
+    include_str!("../../shaders/technique.wgsl"),
     include_str!("../../shaders/vat.wgsl"),
-    include_str!("../../shaders/crowd.wgsl"),
 );
+
+/// Builds a crowd module: common + technique + the technique's own files +
+/// the shared crowd stages + the technique's `vs_main` file.
+macro_rules! crowd_module {
+    ($($file:literal),*) => {
+        concat!(
+            include_str!("../../shaders/common.wgsl"),
+            include_str!("../../shaders/technique.wgsl"),
+            include_str!("../../shaders/crowd.wgsl"),
+            $(include_str!(concat!("../../shaders/", $file)),)*
+        )
+    };
+}
+
+/// The crowd drawn from the VAT.
+pub const CROWD_VAT: &str = crowd_module!("vat.wgsl", "vat_crowd.wgsl");
+/// The crowd with live bone-matrix skinning (`skinned_vertex`).
+pub const CROWD_SKINNING: &str = crowd_module!("skin.wgsl", "skinning.wgsl");
+/// The crowd skinned from the baked bone texture (`bone_vertex`).
+pub const CROWD_BONE_TEXTURE: &str = crowd_module!("skin.wgsl", "bone_texture.wgsl");
+/// The crowd from CPU-skinned vertices (`cpu_vertex`).
+pub const CROWD_CPU: &str = crowd_module!("cpu_skinned.wgsl");
+/// The crowd in one stored pose (`static_vertex`).
+pub const CROWD_STATIC: &str = crowd_module!("static.wgsl");
 /// The ground plane.
 pub const GROUND: &str = concat!(
     include_str!("../../shaders/common.wgsl"),
@@ -29,7 +51,11 @@ pub const FLOCK: &str = include_str!("../../shaders/flock.wgsl");
 
 /// (name, composed source) of every module the runtime builds.
 pub const SHADERS: &[(&str, &str)] = &[
-    ("crowd", CROWD),
+    ("crowd_vat", CROWD_VAT),
+    ("crowd_skinning", CROWD_SKINNING),
+    ("crowd_bone_texture", CROWD_BONE_TEXTURE),
+    ("crowd_cpu", CROWD_CPU),
+    ("crowd_static", CROWD_STATIC),
     ("ground", GROUND),
     ("sky", SKY),
     ("vat", VAT),

@@ -1,17 +1,35 @@
 //! The VAT technique: the baked textures, the clip table and one pipeline
 //! that draws the whole crowd with one instanced `draw_indexed`.
 
-use super::crowd::CrowdBuffer;
+use super::Targets;
 use super::gpu_data::VatClipGpu;
 use super::model_gpu::ModelGpu;
-use super::{Targets, Technique, shaders};
-use crate::vat::{Precision, Vat};
+use super::technique::{
+    CrowdGroup, FrameContext, PipelineSpec, Prepared, Technique, TechniqueKind, crowd_pipeline,
+    draw_crowd,
+};
+use crate::vat::{Precision, Vat, VatClip};
 use wgpu::util::DeviceExt;
 
 /// The clip table as the shader reads it.
 /// `ground_speeds[i]` is clip i's ground speed (missing = 0).
 pub fn clip_table(vat: &Vat, ground_speeds: &[f32]) -> Vec<VatClipGpu> {
-    vat.clips
+    clip_table_for(
+        &vat.clips,
+        vat.layout.rows_per_frame,
+        vat.layout.width,
+        ground_speeds,
+    )
+}
+
+/// A clip table for `clips` placed in a texture with this row layout.
+pub fn clip_table_for(
+    clips: &[VatClip],
+    rows_per_frame: u32,
+    width: u32,
+    ground_speeds: &[f32],
+) -> Vec<VatClipGpu> {
+    clips
         .iter()
         .enumerate()
         .map(|(i, c)| VatClipGpu {
@@ -20,8 +38,8 @@ pub fn clip_table(vat: &Vat, ground_speeds: &[f32]) -> Vec<VatClipGpu> {
             frame_count: c.frame_count.max(1),
             looping: c.looping as u32,
             duration: c.duration,
-            rows_per_frame: vat.layout.rows_per_frame,
-            width: vat.layout.width,
+            rows_per_frame,
+            width,
             ground_speed: ground_speeds.get(i).copied().unwrap_or(0.0),
         })
         .collect()
@@ -154,8 +172,7 @@ impl VatResources {
 pub struct VatTechnique {
     resources: VatResources,
     pipeline: wgpu::RenderPipeline,
-    crowd_layout: wgpu::BindGroupLayout,
-    crowd_bind_group: Option<(u64, wgpu::BindGroup)>,
+    crowd: CrowdGroup,
 }
 
 impl VatTechnique {
@@ -169,50 +186,23 @@ impl VatTechnique {
         frame_layout: &wgpu::BindGroupLayout,
     ) -> Self {
         let resources = VatResources::new(device, queue, vat, ground_speeds);
-        let crowd_layout = super::crowd_layout(device, "vat crowd layout");
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("vat pipeline layout"),
-            bind_group_layouts: &[
-                Some(frame_layout),
-                Some(&resources.layout),
-                Some(&crowd_layout),
-            ],
-            immediate_size: 0,
-        });
-        let module = shaders::module(device, "crowd");
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("vat crowd pipeline"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("vs_main"),
-                compilation_options: Default::default(),
-                buffers: &[Some(super::gpu_data::StaticVertex::layout())],
+        let crowd = CrowdGroup::new(device, "vat crowd layout");
+        let pipeline = crowd_pipeline(
+            device,
+            &PipelineSpec {
+                label: "vat crowd pipeline",
+                shader: "crowd_vat",
+                frame_layout,
+                technique_layout: &resources.layout,
+                crowd_layout: crowd.layout(),
             },
-            primitive: wgpu::PrimitiveState {
-                cull_mode: if model.double_sided {
-                    None
-                } else {
-                    Some(wgpu::Face::Back)
-                },
-                ..Default::default()
-            },
-            depth_stencil: Some(targets.depth_state(true)),
-            multisample: targets.multisample(),
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs_main"),
-                compilation_options: Default::default(),
-                targets: &[Some(targets.format.into())],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
+            model,
+            targets,
+        );
         Self {
             resources,
             pipeline,
-            crowd_layout,
-            crowd_bind_group: None,
+            crowd,
         }
     }
 
@@ -222,32 +212,35 @@ impl VatTechnique {
 }
 
 impl Technique for VatTechnique {
-    fn name(&self) -> &'static str {
-        "VAT"
+    fn kind(&self) -> TechniqueKind {
+        TechniqueKind::Vat
     }
 
-    fn prepare(&mut self, device: &wgpu::Device, crowd: &CrowdBuffer, model: &ModelGpu) {
-        if self
-            .crowd_bind_group
-            .as_ref()
-            .is_none_or(|(g, _)| *g != crowd.generation)
-        {
-            let group = super::crowd_bind_group(device, &self.crowd_layout, crowd, model);
-            self.crowd_bind_group = Some((crowd.generation, group));
+    fn prepare(&mut self, ctx: &FrameContext<'_>) -> Prepared {
+        self.crowd.update(ctx.device, ctx.crowd, ctx.model);
+        Prepared {
+            drawn: ctx.crowd.count(),
+            upload_bytes: 0,
         }
     }
 
     fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, count: u32) {
-        let Some((_, crowd_group)) = &self.crowd_bind_group else {
-            log::warn!("VAT technique drawn before prepare");
-            return;
-        };
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(1, &self.resources.bind_group, &[]);
-        pass.set_bind_group(2, crowd_group, &[]);
-        pass.set_vertex_buffer(0, model.vertices.slice(..));
-        pass.set_index_buffer(model.indices.slice(..), wgpu::IndexFormat::Uint32);
         // The whole crowd: one instanced draw.
-        pass.draw_indexed(0..model.index_count, 0, 0..count);
+        draw_crowd(
+            pass,
+            &self.pipeline,
+            &self.resources.bind_group,
+            &self.crowd,
+            model,
+            count,
+        );
+    }
+
+    fn group(&self) -> Option<(&wgpu::BindGroupLayout, &wgpu::BindGroup)> {
+        Some((&self.resources.layout, &self.resources.bind_group))
+    }
+
+    fn gpu_memory_bytes(&self) -> u64 {
+        self.resources.bytes + self.resources.clips.size()
     }
 }

@@ -1,0 +1,56 @@
+// Baked bone texture ("animation instancing"): every frame's palette stored
+// once; the vertex shader fetches the two neighbouring frames' four joint
+// matrices, lerps and blends them. The clip table's `first_row` is the
+// clip's first row in this texture; the frame mapping is the VAT's.
+// Composed after technique.wgsl, skin.wgsl and crowd.wgsl.
+
+// Row = frame, texels 3j..3j+3 = joint j's affine rows (RGBA32F).
+@group(1) @binding(0) var bone_texture: texture_2d<f32>;
+
+fn bone_joint(row: u32, j: u32) -> mat3x4<f32> {
+    let x = i32(3u * j);
+    let y = i32(row);
+    return mat3x4<f32>(
+        textureLoad(bone_texture, vec2<i32>(x, y), 0),
+        textureLoad(bone_texture, vec2<i32>(x + 1, y), 0),
+        textureLoad(bone_texture, vec2<i32>(x + 2, y), 0),
+    );
+}
+
+// Vertex `v` of clip `clip_index` at clip time `t`, skinned with the lerp of
+// the two neighbouring baked palettes (or the nearest when not interpolating).
+fn bone_vertex(v: u32, clip_index: u32, t: f32, interpolate: bool) -> VatSample {
+    let clip = vat_clips[clip_index];
+    let sv = skin_vertices[v];
+    let joints = textureDimensions(bone_texture).x / 3u;
+    let frame = vat_frame(clip, t);
+    let last = clip.frame_count - 1u;
+    var f0 = min(u32(floor(frame)), last);
+    var f1 = min(f0 + 1u, last);
+    var w = frame - f32(f0);
+    if !interpolate {
+        f0 = min(u32(frame + 0.5), last);
+        f1 = f0;
+        w = 0.0;
+    }
+    let row0 = clip.first_row + f0;
+    let row1 = clip.first_row + f1;
+    var m = mat3x4<f32>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
+    for (var k = 0u; k < 4u; k++) {
+        let j = skin_joint(sv, k, joints);
+        let a = bone_joint(row0, j);
+        let b = bone_joint(row1, j);
+        m += (a * (1.0 - w) + b * w) * sv.weights[k];
+    }
+    return skin_apply(sv, m);
+}
+
+@vertex
+fn vs_main(in: VertexIn) -> VertexOut {
+    let inst = instances[in.instance];
+    let clip_index = instance_clip(inst);
+    let clip = vat_clips[clip_index];
+    let t = instance_clip_time(inst, clip);
+    let s = bone_vertex(in.vertex, clip_index, t, frame.interpolate != 0u);
+    return finish_vertex(in, inst, clip, s);
+}

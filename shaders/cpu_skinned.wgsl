@@ -1,0 +1,24 @@
+// CPU skinning: the CPU skins every drawn instance each frame and uploads
+// positions and normals; the vertex shader only reads them.
+// Composed after technique.wgsl and crowd.wgsl.
+
+// Instance after instance, vertex after vertex: x, y, z.
+@group(1) @binding(0) var<storage, read> cpu_positions: array<f32>;
+@group(1) @binding(1) var<storage, read> cpu_normals: array<f32>;
+@group(1) @binding(3) var<uniform> skin_info: SkinInfo;
+
+fn cpu_vertex(v: u32, instance: u32) -> VatSample {
+    let i = 3u * (instance * skin_info.vertices + v);
+    var s: VatSample;
+    s.position = vec3<f32>(cpu_positions[i], cpu_positions[i + 1u], cpu_positions[i + 2u]);
+    s.normal = vec3<f32>(cpu_normals[i], cpu_normals[i + 1u], cpu_normals[i + 2u]);
+    return s;
+}
+
+@vertex
+fn vs_main(in: VertexIn) -> VertexOut {
+    let inst = instances[in.instance];
+    let clip = vat_clips[instance_clip(inst)];
+    let s = cpu_vertex(in.vertex, in.instance);
+    return finish_vertex(in, inst, clip, s);
+}

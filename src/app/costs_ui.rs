@@ -1,0 +1,144 @@
+//! The panel's cost section: the active technique's costs, the parity
+//! error of the pose on screen, and the "Measure all" table with the
+//! skinning ÷ VAT and VAT ÷ static ratios.
+
+use super::measure::MeasureAll;
+use crate::parity::Parity;
+use crate::render::{TechniqueCosts, TechniqueKind};
+
+/// What the section shows.
+pub struct CostsView<'a> {
+    pub costs: TechniqueCosts,
+    pub parity: Option<Parity>,
+    pub measure: &'a MeasureAll,
+}
+
+/// Bytes as B, KiB or MiB.
+pub fn bytes(b: u64) -> String {
+    match b {
+        b if b >= 1 << 20 => format!("{:.1} MiB", b as f64 / (1u64 << 20) as f64),
+        b if b >= 1 << 10 => format!("{:.1} KiB", b as f64 / 1024.0),
+        b => format!("{b} B"),
+    }
+}
+
+fn ms(v: Option<f32>) -> String {
+    v.map_or("n/a".into(), |v| format!("{v:.2}"))
+}
+
+/// Draws the section; returns true when "Measure all" was pressed.
+pub fn costs_section(ui: &mut egui::Ui, view: &CostsView<'_>) -> bool {
+    let c = &view.costs;
+    let mut clicked = false;
+    egui::CollapsingHeader::new("Technique costs")
+        .default_open(true)
+        .show(ui, |ui| {
+            ui.label(format!(
+                "{}: CPU {:.2} ms · GPU {} ms per frame",
+                c.kind,
+                c.cpu_ms,
+                ms(c.gpu_ms)
+            ));
+            ui.label(format!(
+                "upload {}/frame · GPU memory {}",
+                bytes(c.upload_bytes),
+                bytes(c.gpu_memory_bytes)
+            ));
+            let warn = egui::Color32::from_rgb(240, 170, 90);
+            if c.capped() {
+                ui.colored_label(
+                    warn,
+                    format!(
+                        "{} capped at {} of {}",
+                        c.kind.label(),
+                        c.drawn,
+                        c.requested
+                    ),
+                );
+            }
+            if c.morphs_ignored {
+                ui.colored_label(
+                    warn,
+                    format!("this model has morph targets; {} ignores them", c.kind),
+                );
+            }
+            if let Some(p) = view.parity {
+                ui.label(format!(
+                    "parity VAT vs live skinning: {:.2e} units ({:.3} % of size), {} instances",
+                    p.max_error,
+                    p.relative * 100.0,
+                    p.instances
+                ));
+            }
+            ui.horizontal(|ui| {
+                let running = view.measure.running();
+                if ui
+                    .add_enabled(running.is_none(), egui::Button::new("Measure all"))
+                    .clicked()
+                {
+                    clicked = true;
+                }
+                if let Some(k) = running {
+                    ui.label(format!("measuring {k}…"));
+                }
+            });
+            if !view.measure.rows.is_empty() {
+                table(ui, view.measure);
+            }
+        });
+    clicked
+}
+
+fn table(ui: &mut egui::Ui, m: &MeasureAll) {
+    egui::Grid::new("measure table")
+        .striped(true)
+        .num_columns(7)
+        .show(ui, |ui| {
+            for h in [
+                "technique",
+                "count",
+                "fps",
+                "CPU ms",
+                "GPU ms",
+                "MB/s",
+                "memory",
+            ] {
+                ui.label(egui::RichText::new(h).small().strong());
+            }
+            ui.end_row();
+            for r in &m.rows {
+                ui.label(r.kind.name());
+                if r.drawn < r.count {
+                    ui.label(format!("{} of {}", r.drawn, r.count));
+                } else {
+                    ui.label(r.count.to_string());
+                }
+                ui.label(format!("{:.1}", r.fps));
+                ui.label(format!("{:.2}", r.cpu_ms));
+                ui.label(ms(r.gpu_ms));
+                ui.label(format!("{:.1}", r.upload_mb_s));
+                ui.label(bytes(r.memory_bytes));
+                ui.end_row();
+            }
+        });
+    let ratio = |ui: &mut egui::Ui, a: TechniqueKind, b: TechniqueKind| {
+        let frame = m.frame_time_ratio(a, b);
+        let gpu = m.gpu_ratio(a, b);
+        if frame.is_none() && gpu.is_none() {
+            return;
+        }
+        let fmt = |v: Option<f32>| v.map_or("n/a".into(), |v| format!("×{v:.2}"));
+        ui.label(
+            egui::RichText::new(format!(
+                "{} ÷ {}: frame time {}, GPU {}",
+                a.name(),
+                b.name(),
+                fmt(frame),
+                fmt(gpu)
+            ))
+            .strong(),
+        );
+    };
+    ratio(ui, TechniqueKind::Skinning, TechniqueKind::Vat);
+    ratio(ui, TechniqueKind::Vat, TechniqueKind::Static);
+}

@@ -1,0 +1,154 @@
+//! The baked bone texture ("animation instancing"): every frame's palette
+//! baked once into an RGBA32F texture ([`BoneTexture`]); the vertex shader
+//! fetches the two neighbouring frames' four joint matrices, lerps and
+//! blends them. No per-frame CPU work; memory scales with joints × frames,
+//! not vertices.
+
+use super::gpu_data::VatClipGpu;
+use super::model_gpu::ModelGpu;
+use super::skin_data::SkinData;
+use super::skinning_technique::skin_layout;
+use super::technique::{
+    BuildContext, CrowdGroup, FrameContext, PipelineSpec, Prepared, Technique, TechniqueKind,
+    clip_buffer, crowd_pipeline, draw_crowd, texture_entry,
+};
+use crate::bones::{BoneError, BoneTexture};
+use wgpu::util::DeviceExt;
+
+pub struct BoneTextureTechnique {
+    texture: wgpu::Texture,
+    skin: SkinData,
+    clip_table: wgpu::Buffer,
+    layout: wgpu::BindGroupLayout,
+    group: wgpu::BindGroup,
+    pipeline: wgpu::RenderPipeline,
+    crowd: CrowdGroup,
+    texture_bytes: u64,
+    /// Wall time of the bake in milliseconds.
+    pub bake_ms: f64,
+}
+
+impl BoneTextureTechnique {
+    pub fn new(ctx: &BuildContext<'_>) -> Result<Self, BoneError> {
+        let device = ctx.device;
+        let started = std::time::Instant::now();
+        let max = ctx.caps.max_texture_dimension_2d;
+        let bones = BoneTexture::bake(ctx.model, ctx.clips, max, max)?;
+        let bake_ms = started.elapsed().as_secs_f64() * 1000.0;
+        let texture = device.create_texture_with_data(
+            ctx.queue,
+            &wgpu::TextureDescriptor {
+                label: Some("bone texture"),
+                size: wgpu::Extent3d {
+                    width: bones.width,
+                    height: bones.height,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: wgpu::TextureFormat::Rgba32Float,
+                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                view_formats: &[],
+            },
+            wgpu::util::TextureDataOrder::LayerMajor,
+            bones.bytes(),
+        );
+        // The VAT's table with each clip's first row in the bone texture.
+        let table: Vec<VatClipGpu> = ctx
+            .clip_table
+            .iter()
+            .zip(&bones.clips)
+            .map(|(c, b)| VatClipGpu {
+                layer: 0,
+                first_row: b.first_row,
+                rows_per_frame: 1,
+                width: bones.width,
+                ..*c
+            })
+            .collect();
+        let clip_table = clip_buffer(device, "bone texture clip table", &table);
+        let skin = SkinData::new(device, ctx.model, "bone texture skin data");
+        let layout = skin_layout(device, "bone texture layout", texture_entry(0), false);
+        let view = texture.create_view(&wgpu::TextureViewDescriptor {
+            label: Some("bone texture view"),
+            ..Default::default()
+        });
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("bone texture bind group"),
+            layout: &layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: skin.vertices.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: clip_table.as_entire_binding(),
+                },
+            ],
+        });
+        let crowd = CrowdGroup::new(device, "bone texture crowd layout");
+        let pipeline = crowd_pipeline(
+            device,
+            &PipelineSpec {
+                label: "bone texture crowd pipeline",
+                shader: "crowd_bone_texture",
+                frame_layout: ctx.frame_layout,
+                technique_layout: &layout,
+                crowd_layout: crowd.layout(),
+            },
+            ctx.model_gpu,
+            ctx.targets,
+        );
+        Ok(Self {
+            texture_bytes: bones.bytes().len() as u64,
+            texture,
+            skin,
+            clip_table,
+            layout,
+            group,
+            pipeline,
+            crowd,
+            bake_ms,
+        })
+    }
+
+    pub fn texture(&self) -> &wgpu::Texture {
+        &self.texture
+    }
+}
+
+impl Technique for BoneTextureTechnique {
+    fn kind(&self) -> TechniqueKind {
+        TechniqueKind::BoneTexture
+    }
+
+    fn prepare(&mut self, ctx: &FrameContext<'_>) -> Prepared {
+        self.crowd.update(ctx.device, ctx.crowd, ctx.model);
+        Prepared {
+            drawn: ctx.crowd.count(),
+            upload_bytes: 0,
+        }
+    }
+
+    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, count: u32) {
+        draw_crowd(pass, &self.pipeline, &self.group, &self.crowd, model, count);
+    }
+
+    fn group(&self) -> Option<(&wgpu::BindGroupLayout, &wgpu::BindGroup)> {
+        Some((&self.layout, &self.group))
+    }
+
+    fn gpu_memory_bytes(&self) -> u64 {
+        self.texture_bytes + self.skin.bytes + self.clip_table.size()
+    }
+
+    fn ignores_morphs(&self) -> bool {
+        true
+    }
+}

@@ -1,0 +1,202 @@
+//! CPU skinning, what per-object skinned meshes do: every frame the CPU
+//! skins every vertex of every drawn instance (morph targets included, on
+//! every core) and uploads the positions and normals; the vertex shader only
+//! reads them. The instance count is capped, and the cap is reported.
+
+use super::crowd::{CrowdMirror, instance_pose};
+use super::model_gpu::ModelGpu;
+use super::skinning_technique::skin_layout;
+use super::technique::{
+    BuildContext, CrowdGroup, FrameContext, PipelineSpec, Prepared, Technique, TechniqueKind,
+    clip_buffer, crowd_pipeline, draw_crowd, grow_buffer, storage_entry,
+};
+use crate::Model;
+use crate::pose_batch::PoseBatch;
+use crate::vat::VatClip;
+use glam::Vec3;
+use std::sync::Arc;
+
+/// The most instances the CPU skins per frame.
+pub const MAX_CPU_INSTANCES: u32 = 2_000;
+/// The most bytes of skinned vertices (positions + normals) per frame.
+pub const MAX_CPU_BYTES: u64 = 256 << 20;
+
+/// The instance cap for a mesh of `vertices` vertices: the lowest of
+/// [`MAX_CPU_INSTANCES`], the byte budget and one storage binding per stream.
+pub fn cpu_cap(vertices: usize, max_binding: u64) -> u32 {
+    let per_stream = vertices.max(1) as u64 * 12;
+    let by_budget = MAX_CPU_BYTES / (2 * per_stream);
+    let by_binding = max_binding / per_stream;
+    (MAX_CPU_INSTANCES as u64)
+        .min(by_budget)
+        .min(by_binding)
+        .max(1) as u32
+}
+
+pub struct CpuSkinningTechnique {
+    model: Arc<Model>,
+    clips: Vec<VatClip>,
+    batch: PoseBatch,
+    mirror: CrowdMirror,
+    positions: Vec<Vec3>,
+    normals: Vec<Vec3>,
+    buffers: Option<(wgpu::Buffer, wgpu::Buffer)>,
+    info: wgpu::Buffer,
+    clip_table: wgpu::Buffer,
+    layout: wgpu::BindGroupLayout,
+    group: Option<wgpu::BindGroup>,
+    pipeline: wgpu::RenderPipeline,
+    crowd: CrowdGroup,
+    cap: u32,
+    max_binding: u64,
+}
+
+impl CpuSkinningTechnique {
+    pub fn new(ctx: &BuildContext<'_>) -> Self {
+        let device = ctx.device;
+        let max_binding = ctx.caps.max_storage_buffer_binding_size;
+        let layout = skin_layout(device, "cpu skinning layout", storage_entry(0), true);
+        let crowd = CrowdGroup::new(device, "cpu skinning crowd layout");
+        let pipeline = crowd_pipeline(
+            device,
+            &PipelineSpec {
+                label: "cpu skinning crowd pipeline",
+                shader: "crowd_cpu",
+                frame_layout: ctx.frame_layout,
+                technique_layout: &layout,
+                crowd_layout: crowd.layout(),
+            },
+            ctx.model_gpu,
+            ctx.targets,
+        );
+        Self {
+            model: ctx.model.clone(),
+            clips: ctx.clips.to_vec(),
+            batch: PoseBatch::new(ctx.model),
+            mirror: CrowdMirror::default(),
+            positions: Vec::new(),
+            normals: Vec::new(),
+            buffers: None,
+            info: super::skin_data::info_buffer(device, ctx.model),
+            clip_table: clip_buffer(device, "cpu skinning clip table", ctx.clip_table),
+            layout,
+            group: None,
+            pipeline,
+            crowd,
+            cap: cpu_cap(ctx.model.vertex_count(), max_binding),
+            max_binding,
+        }
+    }
+
+    /// The skinned positions of the last `prepare` (instance after instance).
+    pub fn positions(&self) -> &[Vec3] {
+        &self.positions
+    }
+}
+
+impl Technique for CpuSkinningTechnique {
+    fn kind(&self) -> TechniqueKind {
+        TechniqueKind::Cpu
+    }
+
+    fn prepare(&mut self, ctx: &FrameContext<'_>) -> Prepared {
+        self.crowd.update(ctx.device, ctx.crowd, ctx.model);
+        let count = ctx.crowd.count().min(self.cap);
+        let n = self.model.vertex_count();
+        let needed = count as usize * n;
+        if self.positions.len() < needed {
+            let grown = needed
+                .max(self.positions.len() * 2)
+                .min(self.cap as usize * n);
+            self.positions.resize(grown, Vec3::ZERO);
+            self.normals.resize(grown, Vec3::ZERO);
+        }
+        let instances = self.mirror.get(ctx.crowd.seed(), count);
+        let (model, clips, frame) = (&*self.model, &self.clips[..], ctx.frame);
+        self.batch.skin(
+            model,
+            count as usize,
+            |i| instance_pose(&instances[i], frame, clips),
+            &mut self.positions,
+            &mut self.normals,
+        );
+        let bytes = needed as u64 * 12;
+        let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
+        let limit = self.max_binding;
+        let current = self.buffers.as_ref().map(|(p, _)| p);
+        if let Some(p) = grow_buffer(
+            ctx.device,
+            current,
+            "cpu skinned positions",
+            bytes.max(16),
+            limit,
+            usage,
+        ) {
+            let nrm = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("cpu skinned normals"),
+                size: p.size(),
+                usage,
+                mapped_at_creation: false,
+            });
+            self.buffers = Some((p, nrm));
+            self.group = None;
+        }
+        let Some((pos_buf, nrm_buf)) = &self.buffers else {
+            return Prepared::default();
+        };
+        if self.group.is_none() {
+            self.group = Some(ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("cpu skinning bind group"),
+                layout: &self.layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: pos_buf.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: nrm_buf.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: self.clip_table.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 3,
+                        resource: self.info.as_entire_binding(),
+                    },
+                ],
+            }));
+        }
+        ctx.queue
+            .write_buffer(pos_buf, 0, bytemuck::cast_slice(&self.positions[..needed]));
+        ctx.queue
+            .write_buffer(nrm_buf, 0, bytemuck::cast_slice(&self.normals[..needed]));
+        Prepared {
+            drawn: count,
+            upload_bytes: 2 * bytes,
+        }
+    }
+
+    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, count: u32) {
+        if let Some(group) = &self.group {
+            draw_crowd(pass, &self.pipeline, group, &self.crowd, model, count);
+        }
+    }
+
+    fn group(&self) -> Option<(&wgpu::BindGroupLayout, &wgpu::BindGroup)> {
+        self.group.as_ref().map(|g| (&self.layout, g))
+    }
+
+    fn gpu_memory_bytes(&self) -> u64 {
+        self.buffers
+            .as_ref()
+            .map_or(0, |(p, n)| p.size() + n.size())
+            + self.info.size()
+            + self.clip_table.size()
+    }
+
+    fn cap(&self) -> Option<u32> {
+        Some(self.cap)
+    }
+}

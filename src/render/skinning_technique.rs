@@ -1,0 +1,213 @@
+//! Live bone-matrix GPU skinning, the classic route and the baseline VAT is
+//! measured against. Every frame the CPU samples each instance's clip at that
+//! instance's own time (the VAT's clip and time, via
+//! [`crowd::instance_pose`](super::crowd::instance_pose)) on every core,
+//! writes all palettes into one reused Vec, uploads them with ONE
+//! `write_buffer`, and the vertex shader blends four joints. One draw.
+
+use super::crowd::{CrowdMirror, instance_pose};
+use super::gpu_data::JOINT_ROWS_BYTES;
+use super::model_gpu::ModelGpu;
+use super::skin_data::SkinData;
+use super::technique::{
+    BuildContext, CrowdGroup, FrameContext, PipelineSpec, Prepared, Technique, TechniqueKind,
+    clip_buffer, crowd_pipeline, draw_crowd, grow_buffer, storage_entry, uniform_entry,
+};
+use crate::Model;
+use crate::bones::JointRows;
+use crate::pose_batch::PoseBatch;
+use crate::vat::VatClip;
+use std::sync::Arc;
+
+pub struct SkinningTechnique {
+    model: Arc<Model>,
+    clips: Vec<VatClip>,
+    batch: PoseBatch,
+    mirror: CrowdMirror,
+    /// Every drawn instance's palette, kept between frames (no allocation
+    /// per frame once it has grown).
+    palettes: Vec<JointRows>,
+    palette_buffer: Option<wgpu::Buffer>,
+    skin: SkinData,
+    clip_table: wgpu::Buffer,
+    layout: wgpu::BindGroupLayout,
+    group: Option<wgpu::BindGroup>,
+    pipeline: wgpu::RenderPipeline,
+    crowd: CrowdGroup,
+    /// The most instances whose palettes fit one storage binding.
+    cap: u32,
+    max_binding: u64,
+}
+
+/// The skinning techniques' group 1: storage at 0, skin data at 1, clip
+/// table at 2, and (when `info`) the skin info uniform at 3.
+pub fn skin_layout(
+    device: &wgpu::Device,
+    label: &'static str,
+    first: wgpu::BindGroupLayoutEntry,
+    info: bool,
+) -> wgpu::BindGroupLayout {
+    let mut entries = vec![first, storage_entry(1), storage_entry(2)];
+    if info {
+        entries.push(uniform_entry(3));
+    }
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(label),
+        entries: &entries,
+    })
+}
+
+impl SkinningTechnique {
+    pub fn new(ctx: &BuildContext<'_>) -> Self {
+        let device = ctx.device;
+        let joints = ctx.model.palette.len().max(1) as u64;
+        let max_binding = ctx.caps.max_storage_buffer_binding_size;
+        let cap = (max_binding / (joints * JOINT_ROWS_BYTES)).min(u32::MAX as u64) as u32;
+        let layout = skin_layout(device, "skinning layout", storage_entry(0), true);
+        let crowd = CrowdGroup::new(device, "skinning crowd layout");
+        let pipeline = crowd_pipeline(
+            device,
+            &PipelineSpec {
+                label: "skinning crowd pipeline",
+                shader: "crowd_skinning",
+                frame_layout: ctx.frame_layout,
+                technique_layout: &layout,
+                crowd_layout: crowd.layout(),
+            },
+            ctx.model_gpu,
+            ctx.targets,
+        );
+        Self {
+            model: ctx.model.clone(),
+            clips: ctx.clips.to_vec(),
+            batch: PoseBatch::new(ctx.model),
+            mirror: CrowdMirror::default(),
+            palettes: Vec::new(),
+            palette_buffer: None,
+            skin: SkinData::new(device, ctx.model, "skinning skin data"),
+            clip_table: clip_buffer(device, "skinning clip table", ctx.clip_table),
+            layout,
+            group: None,
+            pipeline,
+            crowd,
+            cap,
+            max_binding,
+        }
+    }
+
+    fn joints(&self) -> usize {
+        self.model.palette.len().max(1)
+    }
+
+    /// The palettes written by the last `prepare` (instance after instance).
+    pub fn palettes(&self) -> &[JointRows] {
+        &self.palettes
+    }
+}
+
+impl Technique for SkinningTechnique {
+    fn kind(&self) -> TechniqueKind {
+        TechniqueKind::Skinning
+    }
+
+    fn prepare(&mut self, ctx: &FrameContext<'_>) -> Prepared {
+        self.crowd.update(ctx.device, ctx.crowd, ctx.model);
+        let count = ctx.crowd.count().min(self.cap);
+        let joints = self.joints();
+        let needed = count as usize * joints;
+        if self.palettes.len() < needed {
+            // Geometric growth, so a rising count reallocates rarely.
+            let grown = needed.max(self.palettes.len() * 2);
+            self.palettes.resize(grown, [[0.0; 4]; 3]);
+        }
+        let instances = self.mirror.get(ctx.crowd.seed(), count);
+        let (model, clips, frame) = (&*self.model, &self.clips[..], ctx.frame);
+        if model.palette.is_empty() {
+            // A model with no palette: identity for its one pseudo joint.
+            for p in &mut self.palettes[..needed] {
+                *p = [
+                    [1.0, 0.0, 0.0, 0.0],
+                    [0.0, 1.0, 0.0, 0.0],
+                    [0.0, 0.0, 1.0, 0.0],
+                ];
+            }
+        } else {
+            self.batch.palettes(
+                model,
+                count as usize,
+                |i| instance_pose(&instances[i], frame, clips),
+                &mut self.palettes,
+            );
+        }
+        let bytes = needed as u64 * JOINT_ROWS_BYTES;
+        if let Some(buffer) = grow_buffer(
+            ctx.device,
+            self.palette_buffer.as_ref(),
+            "skinning palettes",
+            bytes.max(JOINT_ROWS_BYTES),
+            self.max_binding,
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        ) {
+            self.palette_buffer = Some(buffer);
+            self.group = None;
+        }
+        let Some(buffer) = &self.palette_buffer else {
+            return Prepared::default();
+        };
+        if self.group.is_none() {
+            self.group = Some(ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("skinning bind group"),
+                layout: &self.layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: buffer.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: self.skin.vertices.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: self.clip_table.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 3,
+                        resource: self.skin.info.as_entire_binding(),
+                    },
+                ],
+            }));
+        }
+        // All palettes in one upload.
+        ctx.queue
+            .write_buffer(buffer, 0, bytemuck::cast_slice(&self.palettes[..needed]));
+        Prepared {
+            drawn: count,
+            upload_bytes: bytes,
+        }
+    }
+
+    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, count: u32) {
+        if let Some(group) = &self.group {
+            draw_crowd(pass, &self.pipeline, group, &self.crowd, model, count);
+        }
+    }
+
+    fn group(&self) -> Option<(&wgpu::BindGroupLayout, &wgpu::BindGroup)> {
+        self.group.as_ref().map(|g| (&self.layout, g))
+    }
+
+    fn gpu_memory_bytes(&self) -> u64 {
+        self.palette_buffer.as_ref().map_or(0, |b| b.size())
+            + self.skin.bytes
+            + self.clip_table.size()
+    }
+
+    fn cap(&self) -> Option<u32> {
+        Some(self.cap)
+    }
+
+    fn ignores_morphs(&self) -> bool {
+        true
+    }
+}

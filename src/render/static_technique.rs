@@ -1,0 +1,116 @@
+//! The static floor: the same mesh in one stored pose (frame 0 of the first
+//! clip, skinned once at build time), the same instances and motion, no
+//! animation. What is left when animation costs nothing.
+
+use super::model_gpu::ModelGpu;
+use super::technique::{
+    BuildContext, CrowdGroup, FrameContext, PipelineSpec, Prepared, Technique, TechniqueKind,
+    clip_buffer, crowd_pipeline, draw_crowd, storage_entry,
+};
+use crate::anim::Pose;
+use crate::skin;
+use wgpu::util::DeviceExt;
+
+pub struct StaticTechnique {
+    pose: wgpu::Buffer,
+    clip_table: wgpu::Buffer,
+    layout: wgpu::BindGroupLayout,
+    group: wgpu::BindGroup,
+    pipeline: wgpu::RenderPipeline,
+    crowd: CrowdGroup,
+}
+
+/// The stored pose: position (w = 1) and normal (w = 0) of every vertex at
+/// the first clip's time 0 (the rest pose for a model without clips).
+pub fn rest_pose(model: &crate::Model, clip: Option<usize>) -> Vec<[f32; 4]> {
+    let mut pose = Pose::rest(model);
+    pose.sample(model, clip, 0.0);
+    let (p, n) = skin::skin(model, &pose);
+    let mut out: Vec<[f32; 4]> = p
+        .iter()
+        .zip(&n)
+        .flat_map(|(p, n)| [p.extend(1.0).to_array(), n.extend(0.0).to_array()])
+        .collect();
+    if out.is_empty() {
+        out.push([0.0; 4]);
+    }
+    out
+}
+
+impl StaticTechnique {
+    pub fn new(ctx: &BuildContext<'_>) -> Self {
+        let device = ctx.device;
+        let source = ctx.clips.first().and_then(|c| c.source);
+        let pose = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("static pose"),
+            contents: bytemuck::cast_slice(&rest_pose(ctx.model, source)),
+            usage: wgpu::BufferUsages::STORAGE,
+        });
+        let clip_table = clip_buffer(device, "static clip table", ctx.clip_table);
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("static layout"),
+            entries: &[storage_entry(0), storage_entry(2)],
+        });
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("static bind group"),
+            layout: &layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: pose.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: clip_table.as_entire_binding(),
+                },
+            ],
+        });
+        let crowd = CrowdGroup::new(device, "static crowd layout");
+        let pipeline = crowd_pipeline(
+            device,
+            &PipelineSpec {
+                label: "static crowd pipeline",
+                shader: "crowd_static",
+                frame_layout: ctx.frame_layout,
+                technique_layout: &layout,
+                crowd_layout: crowd.layout(),
+            },
+            ctx.model_gpu,
+            ctx.targets,
+        );
+        Self {
+            pose,
+            clip_table,
+            layout,
+            group,
+            pipeline,
+            crowd,
+        }
+    }
+}
+
+impl Technique for StaticTechnique {
+    fn kind(&self) -> TechniqueKind {
+        TechniqueKind::Static
+    }
+
+    fn prepare(&mut self, ctx: &FrameContext<'_>) -> Prepared {
+        self.crowd.update(ctx.device, ctx.crowd, ctx.model);
+        Prepared {
+            drawn: ctx.crowd.count(),
+            upload_bytes: 0,
+        }
+    }
+
+    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, count: u32) {
+        draw_crowd(pass, &self.pipeline, &self.group, &self.crowd, model, count);
+    }
+
+    fn group(&self) -> Option<(&wgpu::BindGroupLayout, &wgpu::BindGroup)> {
+        Some((&self.layout, &self.group))
+    }
+
+    fn gpu_memory_bytes(&self) -> u64 {
+        self.pose.size() + self.clip_table.size()
+    }
+}

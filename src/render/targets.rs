@@ -1,0 +1,87 @@
+//! What the renderer draws into: colour format, MSAA and depth.
+
+use super::DEPTH_FORMAT;
+use crate::gpu::GpuContext;
+
+/// Colour format, MSAA and depth of what the renderer draws into.
+pub struct Targets {
+    pub format: wgpu::TextureFormat,
+    pub samples: u32,
+    pub width: u32,
+    pub height: u32,
+    pub(crate) msaa: Option<wgpu::TextureView>,
+    pub(crate) depth: wgpu::TextureView,
+}
+
+impl Targets {
+    pub fn new(gpu: &GpuContext, format: wgpu::TextureFormat, width: u32, height: u32) -> Self {
+        let samples = gpu.msaa_samples(format, DEPTH_FORMAT);
+        let (msaa, depth) = Self::make(&gpu.device, format, samples, width, height);
+        Self {
+            format,
+            samples,
+            width,
+            height,
+            msaa,
+            depth,
+        }
+    }
+
+    fn make(
+        device: &wgpu::Device,
+        format: wgpu::TextureFormat,
+        samples: u32,
+        width: u32,
+        height: u32,
+    ) -> (Option<wgpu::TextureView>, wgpu::TextureView) {
+        let size = wgpu::Extent3d {
+            width: width.max(1),
+            height: height.max(1),
+            depth_or_array_layers: 1,
+        };
+        let texture = |label, format| {
+            device
+                .create_texture(&wgpu::TextureDescriptor {
+                    label: Some(label),
+                    size,
+                    mip_level_count: 1,
+                    sample_count: samples,
+                    dimension: wgpu::TextureDimension::D2,
+                    format,
+                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                    view_formats: &[],
+                })
+                .create_view(&Default::default())
+        };
+        let msaa = (samples > 1).then(|| texture("msaa colour", format));
+        (msaa, texture("depth", DEPTH_FORMAT))
+    }
+
+    pub fn resize(&mut self, device: &wgpu::Device, width: u32, height: u32) {
+        if (width, height) != (self.width, self.height) {
+            (self.msaa, self.depth) = Self::make(device, self.format, self.samples, width, height);
+            (self.width, self.height) = (width, height);
+        }
+    }
+
+    pub fn aspect(&self) -> f32 {
+        self.width.max(1) as f32 / self.height.max(1) as f32
+    }
+
+    pub fn depth_state(&self, write: bool) -> wgpu::DepthStencilState {
+        wgpu::DepthStencilState {
+            format: DEPTH_FORMAT,
+            depth_write_enabled: Some(write),
+            depth_compare: Some(wgpu::CompareFunction::LessEqual),
+            stencil: Default::default(),
+            bias: Default::default(),
+        }
+    }
+
+    pub fn multisample(&self) -> wgpu::MultisampleState {
+        wgpu::MultisampleState {
+            count: self.samples,
+            ..Default::default()
+        }
+    }
+}

@@ -1,0 +1,409 @@
+//! The comparison techniques on the GPU (lavapipe in CI): each technique's
+//! WGSL vertex function against CPU skinning, images of VAT vs live skinning
+//! vs bone texture, no validation errors on the Fox and the bird, switching
+//! without touching the crowd, and the CPU-skinning cap.
+
+mod gpu_common;
+use gpu_common as common;
+
+use glam::Vec3;
+use stampede::app::scene_setup::{ModelChoice, Prepared, prepare};
+use stampede::render::crowd::{self, instance_clip_time, pose_time};
+use stampede::render::headless::{self, Headless, RgbaImage};
+use stampede::render::{FrameSettings, TechniqueKind, shaders};
+use stampede::vat::Precision;
+use stampede::{Model, skin};
+use wgpu::util::DeviceExt;
+
+const SEED: u64 = 3;
+
+fn setup(choice: ModelChoice, count: u32, size: (u32, u32)) -> Option<(Headless, Prepared)> {
+    let gpu = common::gpu_or_skip("techniques_gpu")?;
+    let prepared = prepare(&choice, 30.0, Precision::F16, None).expect("the model bakes");
+    let config = prepared.renderer_config(size.0, size.1, count, SEED, headless::FORMAT);
+    let view = Headless::new(gpu, &prepared.model, &prepared.vat, &config).expect("renderer");
+    Some((view, prepared))
+}
+
+fn horse() -> ModelChoice {
+    ModelChoice::Horse
+}
+
+/// A time between baked frames for most instances (30 fps bake).
+fn settings(prepared: &Prepared) -> FrameSettings {
+    FrameSettings {
+        time: 1.0 + 0.43 / 30.0,
+        clip: prepared.clip,
+        ..FrameSettings::default()
+    }
+}
+
+fn render(view: &mut Headless, kind: TechniqueKind, s: &FrameSettings) -> RgbaImage {
+    view.renderer.set_technique(kind).expect("technique builds");
+    view.render(s).expect("render")
+}
+
+/// The same 16 horses at the same instant, drawn by VAT, live skinning and
+/// the bone texture.
+///
+/// Limit: a mean channel error of 0.5 (of 255) and at most 0.3 % of pixels
+/// off by more than 24. VAT and bone texture lerp between frames baked at
+/// 30 fps, while live skinning samples the exact pose, so silhouettes can
+/// move by the bake's interpolation error (~0.2 % of the model size, under a
+/// pixel here) plus f16 rounding: a few edge pixels, never a pose change.
+/// A different pose (the static floor) is far above the limit, which the
+/// test checks so the limit has teeth.
+#[test]
+fn vat_skinning_and_bone_texture_images_agree() {
+    let Some((mut view, prepared)) = setup(horse(), 16, (320, 192)) else {
+        return;
+    };
+    let s = settings(&prepared);
+    let vat = render(&mut view, TechniqueKind::Vat, &s);
+    let skinning = render(&mut view, TechniqueKind::Skinning, &s);
+    let bone = render(&mut view, TechniqueKind::BoneTexture, &s);
+    let still = render(&mut view, TechniqueKind::Static, &s);
+    let budget = (320 * 192) * 3 / 1000;
+    for (name, img) in [("skinning", &skinning), ("bone texture", &bone)] {
+        let d = common::diff(&vat, img, 24);
+        eprintln!(
+            "VAT vs {name}: mean {:.4}, {} failed pixels",
+            d.mean, d.failed
+        );
+        assert!(
+            d.mean <= 0.5 && d.failed <= budget,
+            "VAT vs {name}: mean error {:.3} (limit 0.5), {} pixels off (budget {budget})",
+            d.mean,
+            d.failed
+        );
+    }
+    let d = common::diff(&vat, &still, 24);
+    eprintln!(
+        "VAT vs static: mean {:.4}, {} failed pixels",
+        d.mean, d.failed
+    );
+    assert!(
+        d.mean > 0.5 || d.failed > budget,
+        "a different pose should exceed the limit (mean {:.3}, {} pixels)",
+        d.mean,
+        d.failed
+    );
+}
+
+const TEST_ENTRY: &str = r#"
+struct Query { vertex: u32, instance: u32, clip: u32, t: f32 };
+@group(3) @binding(0) var<storage, read> queries: array<Query>;
+@group(3) @binding(1) var<storage, read_write> results: array<vec4<f32>>;
+
+@compute @workgroup_size(64)
+fn test_main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = id.x;
+    if i >= arrayLength(&queries) { return; }
+    let q = queries[i];
+    let s = VERTEX_FUNCTION;
+    results[2u * i] = vec4<f32>(s.position, 1.0);
+    results[2u * i + 1u] = vec4<f32>(s.normal, 0.0);
+}
+"#;
+
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct Query {
+    vertex: u32,
+    instance: u32,
+    clip: u32,
+    t: f32,
+}
+
+/// The composed module and the WGSL call of each technique's vertex function.
+fn vertex_function(kind: TechniqueKind) -> (&'static str, &'static str) {
+    match kind {
+        TechniqueKind::Vat => (
+            shaders::CROWD_VAT,
+            "vat_sample(q.vertex, q.clip, q.t, true)",
+        ),
+        TechniqueKind::Skinning => (
+            shaders::CROWD_SKINNING,
+            "skinned_vertex(q.vertex, q.instance)",
+        ),
+        TechniqueKind::BoneTexture => (
+            shaders::CROWD_BONE_TEXTURE,
+            "bone_vertex(q.vertex, q.clip, q.t, true)",
+        ),
+        TechniqueKind::Cpu => (shaders::CROWD_CPU, "cpu_vertex(q.vertex, q.instance)"),
+        TechniqueKind::Static => (shaders::CROWD_STATIC, "static_vertex(q.vertex)"),
+    }
+}
+
+/// Runs the active technique's vertex function for `queries` with the
+/// technique's own group 1 (as the last frame left it).
+fn run_queries(view: &Headless, queries: &[Query]) -> Vec<(Vec3, Vec3)> {
+    let r = &view.renderer;
+    let device = &r.gpu.device;
+    let (module_src, call) = vertex_function(r.technique_kind());
+    let source = format!(
+        "{module_src}\n{}",
+        TEST_ENTRY.replace("VERTEX_FUNCTION", call)
+    );
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("technique test"),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
+    let (layout, group) = r.technique().group().expect("the technique was prepared");
+    let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    };
+    let io_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("technique test io"),
+        entries: &[storage(0, true), storage(1, false)],
+    });
+    let empty = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("technique test empty"),
+        entries: &[],
+    });
+    let empty_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("technique test empty"),
+        layout: &empty,
+        entries: &[],
+    });
+    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some("technique test pipeline"),
+        layout: Some(
+            &device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("technique test layout"),
+                bind_group_layouts: &[Some(&empty), Some(layout), Some(&empty), Some(&io_layout)],
+                immediate_size: 0,
+            }),
+        ),
+        module: &module,
+        entry_point: Some("test_main"),
+        compilation_options: Default::default(),
+        cache: None,
+    });
+    let query_buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("technique test queries"),
+        contents: bytemuck::cast_slice(queries),
+        usage: wgpu::BufferUsages::STORAGE,
+    });
+    let size = (queries.len() * 32) as u64;
+    let out = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("technique test results"),
+        size,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    let readback = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("technique test readback"),
+        size,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let io = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("technique test io"),
+        layout: &io_layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: query_buf.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: out.as_entire_binding(),
+            },
+        ],
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &empty_group, &[]);
+        pass.set_bind_group(1, group, &[]);
+        pass.set_bind_group(2, &empty_group, &[]);
+        pass.set_bind_group(3, &io, &[]);
+        pass.dispatch_workgroups((queries.len() as u32).div_ceil(64), 1, 1);
+    }
+    encoder.copy_buffer_to_buffer(&out, 0, &readback, 0, size);
+    r.gpu.queue.submit([encoder.finish()]);
+    let bytes = stampede::gpu::read_buffer(device, &readback, size).expect("read back");
+    let v: &[[f32; 4]] = bytemuck::cast_slice(&bytes);
+    v.chunks(2)
+        .map(|c| (Vec3::from_slice(&c[0][..3]), Vec3::from_slice(&c[1][..3])))
+        .collect()
+}
+
+/// Every technique's GPU vertex function, for every drawn instance of a
+/// small crowd at a time between baked frames, against CPU skinning of that
+/// instance at the clip time the mirror function gives: VAT and bone texture
+/// within the bake's error bound, live and CPU skinning within 1e-4 of the
+/// model size, the static floor against its one pose.
+#[test]
+fn every_technique_matches_cpu_skinning_on_the_gpu() {
+    let Some((mut view, prepared)) = setup(horse(), 12, (128, 64)) else {
+        return;
+    };
+    let (model, vat) = (&prepared.model, &prepared.vat);
+    let mut s = settings(&prepared);
+    s.clip = None; // every instance its own clip: more clips covered
+    let n = model.vertex_count() as u32;
+    let size = vat.report.diagonal;
+    let bake_bound = vat.report.interpolation + vat.report.quantization + 1e-5 * size;
+    for &kind in TechniqueKind::ALL {
+        render(&mut view, kind, &s);
+        let frame = view.renderer.last_frame.expect("a frame was drawn");
+        let clips = &vat.clips;
+        let mut queries = Vec::new();
+        let mut expected = Vec::new();
+        for i in 0..12u32 {
+            let inst = crowd::generate(SEED, i);
+            let (c, t) = instance_clip_time(&inst, &frame, clips);
+            let pose = if kind == TechniqueKind::Static {
+                model.sample_pose(clips[0].source, 0.0)
+            } else {
+                model.sample_pose(clips[c].source, pose_time(&clips[c], t))
+            };
+            let (p, nrm) = skin::skin(model, &pose);
+            for v in (0..n).step_by(7).chain([n - 1]) {
+                queries.push(Query {
+                    vertex: v,
+                    instance: i,
+                    clip: c as u32,
+                    t,
+                });
+                expected.push((p[v as usize], nrm[v as usize]));
+            }
+        }
+        let got = run_queries(&view, &queries);
+        let bound = match kind {
+            TechniqueKind::Vat | TechniqueKind::BoneTexture => bake_bound,
+            _ => 1e-4 * size,
+        };
+        let mut worst = 0.0f32;
+        for (k, ((gp, gn), (ep, en))) in got.iter().zip(&expected).enumerate() {
+            let e = gp.distance(*ep);
+            worst = worst.max(e);
+            assert!(
+                e <= bound,
+                "{kind}: query {k} (vertex {}, instance {}): GPU {gp} vs CPU {ep}, error {e} > {bound}",
+                queries[k].vertex,
+                queries[k].instance
+            );
+            assert!(
+                gn.normalize_or_zero().dot(*en) > 0.8,
+                "{kind}: query {k}: normal {gn} vs {en}"
+            );
+        }
+        eprintln!(
+            "{kind}: {} vertices, worst error {worst:.2e} (bound {bound:.2e}, size {size:.3})",
+            queries.len()
+        );
+    }
+}
+
+/// Renders every technique with `choice` inside a validation error scope.
+fn renders_without_validation_errors(choice: ModelChoice) {
+    let Some((mut view, prepared)) = setup(choice, 40, (192, 128)) else {
+        return;
+    };
+    let s = settings(&prepared);
+    for &kind in TechniqueKind::ALL {
+        let device = view.renderer.gpu.device.clone();
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let image = render(&mut view, kind, &s);
+        let error = pollster::block_on(scope.pop());
+        assert!(
+            error.is_none(),
+            "{}: {kind} raised a validation error: {error:?}",
+            prepared.model.name()
+        );
+        let first = &image.pixels[..4];
+        assert!(
+            image.pixels.chunks(4).any(|p| p != first),
+            "{kind}: blank image"
+        );
+        let costs = view.renderer.costs();
+        assert_eq!(costs.kind, kind);
+        assert_eq!(costs.drawn, 40, "{kind}");
+        assert!(costs.gpu_memory_bytes > 0, "{kind}: no memory reported");
+    }
+}
+
+#[test]
+fn every_technique_renders_the_fox() {
+    let path = common::fox_path();
+    if !path.exists() {
+        eprintln!("SKIPPED: {} is missing", path.display());
+        return;
+    }
+    renders_without_validation_errors(ModelChoice::File(path));
+}
+
+#[test]
+fn every_technique_renders_the_bird() {
+    let model = stampede::assets::load_model("bird").expect("the bird loads");
+    assert!(model.vertex_count() > 0);
+    renders_without_validation_errors(ModelChoice::Bird);
+}
+
+#[test]
+fn switching_keeps_the_instance_buffer() {
+    let Some((mut view, prepared)) = setup(horse(), 32, (128, 64)) else {
+        return;
+    };
+    let s = settings(&prepared);
+    render(&mut view, TechniqueKind::Vat, &s);
+    let crowd = &view.renderer.crowd;
+    let (allocations, generation) = (crowd.allocations, crowd.generation);
+    for &kind in TechniqueKind::ALL
+        .iter()
+        .chain(TechniqueKind::ALL.iter().rev())
+    {
+        render(&mut view, kind, &s);
+        assert_eq!(view.renderer.technique_kind(), kind);
+        assert_eq!(view.renderer.crowd.count(), 32);
+        assert_eq!(
+            view.renderer.crowd.allocations, allocations,
+            "{kind} reallocated"
+        );
+        assert_eq!(
+            view.renderer.crowd.generation, generation,
+            "{kind} replaced"
+        );
+    }
+    // The first VAT image and the last (back to VAT) are the same picture.
+    let a = render(&mut view, TechniqueKind::Vat, &s);
+    render(&mut view, TechniqueKind::Cpu, &s);
+    let b = render(&mut view, TechniqueKind::Vat, &s);
+    assert_eq!(a, b, "switching away and back changed the VAT image");
+}
+
+#[test]
+fn cpu_skinning_cap_is_applied_and_reported() {
+    let Some((mut view, _prepared)) = setup(ModelChoice::Bird, 2100, (64, 64)) else {
+        return;
+    };
+    let s = FrameSettings::default();
+    render(&mut view, TechniqueKind::Cpu, &s);
+    let costs = view.renderer.costs();
+    let cap = costs.cap.expect("CPU skinning has a cap");
+    assert!(cap <= stampede::render::cpu_technique::MAX_CPU_INSTANCES);
+    assert_eq!(costs.requested, 2100);
+    assert_eq!(costs.drawn, cap.min(2100));
+    assert!(costs.capped(), "2100 instances should be capped at {cap}");
+    let bird: &Model = view.renderer.model_cpu();
+    assert_eq!(
+        costs.upload_bytes,
+        costs.drawn as u64 * bird.vertex_count() as u64 * 24,
+        "positions + normals of every drawn instance"
+    );
+    // VAT draws them all.
+    render(&mut view, TechniqueKind::Vat, &s);
+    assert_eq!(view.renderer.costs().drawn, 2100);
+    assert!(!view.renderer.costs().capped());
+}
