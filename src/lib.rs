@@ -6,6 +6,7 @@
 pub mod anim;
 pub mod app;
 pub mod assets;
+pub mod bench;
 pub mod bones;
 mod bounds;
 pub mod cli;

@@ -7,7 +7,8 @@ const EXAMPLES: &str = "Examples:
   stampede --model bird --count 5000         a flock of birds
   stampede inspect ../shared/models/Fox.glb  what a glTF file contains
   stampede bake horse --out vat/horse        export the VAT (EXR + vat.json)
-  stampede make-assets                       regenerate assets/horse.glb and assets/bird.glb";
+  stampede make-assets                       regenerate assets/horse.glb and assets/bird.glb
+  stampede bench --counts 100,1000 --json b.json  every technique, offscreen, with ratios";
 
 /// A real-time crowd renderer: vertex animation textures baked from skinned glTF.
 #[derive(Parser)]
@@ -28,6 +29,9 @@ enum Command {
     },
     /// Bake a model's clips and export the VAT as EXR textures plus vat.json.
     Bake(stampede::cli::BakeArgs),
+    /// Benchmark every technique across instance counts, offscreen (or the bake with --bake).
+    #[command(after_help = stampede::bench::args::EXAMPLES)]
+    Bench(stampede::bench::BenchArgs),
     /// Regenerate the project's own horse and bird models.
     MakeAssets {
         /// Output folder.
@@ -42,6 +46,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Inspect { model }) => stampede::cli::inspect(&model),
         Some(Command::Bake(args)) => stampede::cli::bake(&args),
+        Some(Command::Bench(args)) => stampede::bench::run(&args).map_err(Into::into),
         Some(Command::MakeAssets { out }) => stampede::cli::make_assets(&out),
         None => stampede::app::run(cli.viewer),
     };

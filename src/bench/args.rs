@@ -1,0 +1,126 @@
+//! The flags of `stampede bench`.
+
+use crate::render::TechniqueKind;
+use std::path::PathBuf;
+
+pub const EXAMPLES: &str = "Examples:
+  stampede bench                                        every technique at 100, 1,000 and 10,000 horses
+  stampede bench --counts 10,100,1000 --frames 20 --warmup 3 --json bench.json --chart bench.png
+  stampede bench --model bird --techniques vat,static --counts 1000,100000
+  stampede bench --model ../shared/models/Fox.glb --size 640x360 --csv fox.csv
+  stampede bench --bake                                 time import and bake: horse, bird, Fox, synthetic 50k
+
+Frame times are p50/p90/p99 (nearest rank) over the measured frames, after the
+warm-up. CPU = prepare + encode + submit; GPU = timestamp queries around the
+scene pass; wall = the whole frame including a wait for the GPU to finish.";
+
+/// Arguments of `stampede bench`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct BenchArgs {
+    /// Model: horse, bird, or a .glb/.gltf file.
+    #[arg(long, default_value = "horse")]
+    pub model: String,
+    /// Techniques to measure, comma-separated (default: every one the renderer has).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub techniques: Vec<TechniqueKind>,
+    /// Instance counts, comma-separated (measured in ascending order).
+    #[arg(long, value_delimiter = ',', default_value = "100,1000,10000")]
+    pub counts: Vec<u32>,
+    /// Measured frames per (technique, count).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    pub frames: u32,
+    /// Unmeasured warm-up frames before each measurement.
+    #[arg(long, default_value_t = 10)]
+    pub warmup: u32,
+    /// Offscreen image size, WxH.
+    #[arg(long, default_value = "1280x720", value_parser = crate::app::parse_size)]
+    pub size: (u32, u32),
+    /// Seed of the crowd (placement, phases, clips).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write the results as JSON.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Write one CSV row per (technique, count).
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+    /// Draw frame time against count per technique (log-log PNG).
+    #[arg(long)]
+    pub chart: Option<PathBuf>,
+    /// Time budget in seconds: a run whose estimated time exceeds what is
+    /// left is skipped with a message.
+    #[arg(long, default_value_t = 600.0)]
+    pub budget_s: f64,
+    /// Time the import and bake of the horse, the bird, the Fox and a
+    /// synthetic 50,000-vertex mesh instead of rendering.
+    #[arg(long)]
+    pub bake: bool,
+    /// Repetitions per model for --bake (the median is reported).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    pub reps: u32,
+    /// The Fox for --bake (default: ../shared/models/Fox.glb).
+    #[arg(long)]
+    pub fox: Option<PathBuf>,
+}
+
+impl Default for BenchArgs {
+    fn default() -> Self {
+        Self {
+            model: "horse".into(),
+            techniques: Vec::new(),
+            counts: vec![100, 1000, 10000],
+            frames: 100,
+            warmup: 10,
+            size: (1280, 720),
+            seed: 1,
+            json: None,
+            csv: None,
+            chart: None,
+            budget_s: 600.0,
+            bake: false,
+            reps: 3,
+            fox: None,
+        }
+    }
+}
+
+impl BenchArgs {
+    /// The techniques to run, in `TechniqueKind::ALL` order, without repeats.
+    pub fn techniques(&self) -> Vec<TechniqueKind> {
+        TechniqueKind::ALL
+            .iter()
+            .copied()
+            .filter(|k| self.techniques.is_empty() || self.techniques.contains(k))
+            .collect()
+    }
+
+    /// The counts, ascending, without repeats or zeros.
+    pub fn counts(&self) -> Vec<u32> {
+        let mut c: Vec<u32> = self.counts.iter().copied().filter(|&c| c > 0).collect();
+        c.sort_unstable();
+        c.dedup();
+        c
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_sorted_and_unique() {
+        let args = BenchArgs {
+            counts: vec![1000, 10, 0, 1000, 100],
+            ..BenchArgs::default()
+        };
+        assert_eq!(args.counts(), vec![10, 100, 1000]);
+    }
+
+    #[test]
+    fn default_techniques_are_all() {
+        assert_eq!(
+            BenchArgs::default().techniques(),
+            TechniqueKind::ALL.to_vec()
+        );
+    }
+}

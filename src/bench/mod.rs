@@ -1,0 +1,331 @@
+//! `stampede bench`: every technique across instance counts, offscreen, with
+//! the same renderer the viewer uses.
+//!
+//! For each count (ascending) and each technique: set the count, switch the
+//! technique, frame the whole crowd with a fixed camera, render `warmup`
+//! unmeasured frames, then `frames` measured ones at a fixed time step
+//! (`t = frame / 60 s`, so the animation is the same on every machine). Each
+//! frame: CPU time of prepare + encode + submit, a wait for the GPU
+//! (`PollType::wait_indefinitely`), the wall time of the whole, and the GPU
+//! time of the scene pass from timestamp queries. Then percentiles, the
+//! ratios that matter, a table, and optionally JSON, CSV and a chart.
+
+pub mod args;
+pub mod bake_bench;
+pub mod chart;
+pub mod report;
+pub mod stats;
+pub mod synthetic;
+
+pub use args::BenchArgs;
+pub use report::BenchReport;
+
+use crate::app::scene_setup::{self, ModelChoice, SetupError};
+use crate::gpu::{GpuContext, GpuError};
+use crate::render::headless::FORMAT;
+use crate::render::{Camera, FrameSettings, RenderError, Renderer, TechniqueKind};
+use crate::vat::Precision;
+use indicatif::{ProgressBar, ProgressStyle};
+use report::{AdapterReport, ModelReport, Ratios, RunResult, Skipped};
+use stats::{Percentiles, StatsError};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Why the benchmark could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+    #[error(transparent)]
+    Render(#[from] RenderError),
+    #[error(transparent)]
+    Report(#[from] report::ReportError),
+    #[error(transparent)]
+    Chart(#[from] chart::ChartError),
+    #[error(transparent)]
+    Bake(#[from] bake_bench::BakeBenchError),
+    #[error("{technique} × {count}: {source}")]
+    Stats {
+        technique: String,
+        count: u32,
+        #[source]
+        source: StatsError,
+    },
+    #[error("no instance counts to measure (give --counts with numbers above 0)")]
+    NoCounts,
+    #[error("no techniques to measure")]
+    NoTechniques,
+    #[error("nothing was measured: every run was skipped")]
+    NothingMeasured,
+}
+
+/// The command: the frame benchmark, or `--bake`.
+pub fn run(args: &BenchArgs) -> Result<(), BenchError> {
+    if args.bake {
+        let report = bake_bench::run(args)?;
+        print!("{}", report.text());
+        if let Some(path) = &args.json {
+            report.write_json(path)?;
+            println!("wrote {}", path.display());
+        }
+        return Ok(());
+    }
+    let gpu = GpuContext::headless()?;
+    let report = measure(gpu, args)?;
+    print!("{}", report.text());
+    if let Some(path) = &args.json {
+        report.write_json(path)?;
+        println!("wrote {}", path.display());
+    }
+    if let Some(path) = &args.csv {
+        report.write_csv(path)?;
+        println!("wrote {}", path.display());
+    }
+    if let Some(path) = &args.chart {
+        chart::write_chart(&report, path)?;
+        println!("wrote {}", path.display());
+    }
+    if report.results.is_empty() {
+        return Err(BenchError::NothingMeasured);
+    }
+    Ok(())
+}
+
+/// Switches the renderer to `kind` (issue 4's `Renderer::set_technique`,
+/// which builds a technique on first use). A technique that cannot be built
+/// on this device is skipped with the reason.
+fn select_technique(renderer: &mut Renderer, kind: TechniqueKind) -> Result<(), String> {
+    renderer.set_technique(kind).map_err(|e| e.to_string())
+}
+
+/// Per-frame samples of one run: times in milliseconds, uploads in bytes.
+#[derive(Default)]
+struct Samples {
+    cpu: Vec<f64>,
+    gpu: Vec<f64>,
+    wall: Vec<f64>,
+    technique_cpu: Vec<f64>,
+    upload_bytes: u64,
+}
+
+/// Seconds of animation per frame: a fixed 60 Hz step.
+pub const FRAME_STEP_S: f32 = 1.0 / 60.0;
+
+/// Everything one run needs besides the renderer.
+struct Frame<'a> {
+    view: &'a wgpu::TextureView,
+    camera: Camera,
+    clip: Option<u32>,
+}
+
+impl Frame<'_> {
+    /// Renders frame `index`; returns (cpu, gpu, wall) milliseconds.
+    fn render(&self, renderer: &mut Renderer, index: u32) -> (f64, Option<f64>, f64) {
+        let settings = FrameSettings {
+            time: index as f32 * FRAME_STEP_S,
+            clip: self.clip,
+            ..FrameSettings::default()
+        };
+        if let Some(t) = renderer.timer.as_mut() {
+            t.last_ms = None;
+        }
+        let gpu = renderer.gpu.clone();
+        let start = Instant::now();
+        let mut encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("bench frame"),
+            });
+        renderer.encode(&mut encoder, self.view, &self.camera, &settings);
+        gpu.queue.submit([encoder.finish()]);
+        let cpu = start.elapsed().as_secs_f64() * 1e3;
+        renderer.after_submit();
+        // A failed wait (device lost) shows up as the next frame's error;
+        // the time measured here is still what the frame took.
+        let _ = gpu.device.poll(wgpu::PollType::wait_indefinitely());
+        let wall = start.elapsed().as_secs_f64() * 1e3;
+        // The timestamp read-back was mapped by the wait: collect it now.
+        renderer.after_submit();
+        (cpu, renderer.gpu_ms().map(f64::from), wall)
+    }
+}
+
+/// The fixed camera for a count: above and to the side, the whole crowd in view.
+fn bench_camera(renderer: &Renderer) -> Camera {
+    let mut camera = Camera {
+        yaw: 0.6,
+        pitch: 0.6,
+        ..Camera::default()
+    };
+    camera.frame(&renderer.crowd_bounds(), renderer.targets.aspect());
+    camera
+}
+
+fn percentiles(samples: &[f64], technique: &str, count: u32) -> Result<Percentiles, BenchError> {
+    Percentiles::of(samples).map_err(|source| BenchError::Stats {
+        technique: technique.into(),
+        count,
+        source,
+    })
+}
+
+fn progress(total: u64) -> ProgressBar {
+    let bar = ProgressBar::new(total);
+    if let Ok(style) = ProgressStyle::with_template(
+        "{elapsed_precise} [{bar:32}] {pos}/{len} frames, {msg} (eta {eta})",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+/// Runs the frame benchmark on `gpu` and returns what it found (the library
+/// entry point; `run` prints and writes it).
+pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, BenchError> {
+    let counts = args.counts();
+    let techniques = args.techniques();
+    let &first_count = counts.first().ok_or(BenchError::NoCounts)?;
+    if techniques.is_empty() {
+        return Err(BenchError::NoTechniques);
+    }
+    let choice = ModelChoice::parse(&args.model);
+    let prepared = scene_setup::prepare(&choice, 30.0, Precision::F16, None)?;
+    let (width, height) = args.size;
+    let config = prepared.renderer_config(width, height, first_count, args.seed, FORMAT);
+    let mut renderer = Renderer::new(gpu.clone(), &prepared.model, &prepared.vat, &config)?;
+    let target = gpu.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("bench target"),
+        size: wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: FORMAT,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+        view_formats: &[],
+    });
+    let view = target.create_view(&Default::default());
+
+    let model = &prepared.model;
+    let mut report = BenchReport {
+        adapter: AdapterReport::from_info(&gpu.info),
+        model: ModelReport {
+            name: choice.label(),
+            vertices: model.vertex_count() as u64,
+            triangles: model.triangle_count() as u64,
+            joints: model.stats.joints as u64,
+            clips: prepared.vat.clips.len() as u64,
+            vat_bytes: (prepared.vat.positions.bytes().len() + prepared.vat.normals.bytes().len())
+                as u64,
+            bake_ms: prepared.vat.bake_ms,
+        },
+        size: [width, height],
+        frames: args.frames,
+        warmup: args.warmup,
+        techniques_available: TechniqueKind::ALL
+            .iter()
+            .map(|k| k.name().to_owned())
+            .collect(),
+        results: Vec::new(),
+        ratios: Ratios::default(),
+        skipped: Vec::new(),
+    };
+
+    let per_run = (args.warmup + args.frames) as u64;
+    let bar = progress(per_run * (counts.len() * techniques.len()) as u64);
+    let start = Instant::now();
+    // Per technique: the last measured (instances drawn, p50 wall ms, cap),
+    // for the budget.
+    let mut last: Vec<Option<(u32, f64, Option<u32>)>> = vec![None; techniques.len()];
+    for &count in &counts {
+        let skip = |technique: &str, reason: String, report: &mut BenchReport| {
+            bar.suspend(|| eprintln!("skipped {technique} × {count}: {reason}"));
+            report.skipped.push(Skipped {
+                technique: technique.into(),
+                count,
+                reason,
+            });
+            bar.inc(per_run);
+        };
+        if let Err(e) = renderer.set_count(count) {
+            for &kind in &techniques {
+                skip(kind.name(), e.to_string(), &mut report);
+            }
+            continue;
+        }
+        let camera = bench_camera(&renderer);
+        for (ti, &kind) in techniques.iter().enumerate() {
+            let name = kind.name().to_owned();
+            let left = args.budget_s - start.elapsed().as_secs_f64();
+            if let Some((prev_count, prev_ms, cap)) = last[ti] {
+                let drawn = count.min(cap.unwrap_or(u32::MAX));
+                let estimate = stats::estimate_run_s(prev_ms, prev_count, drawn, per_run as u32);
+                if estimate > left {
+                    let reason = format!(
+                        "estimated {estimate:.0} s (from {prev_ms:.1} ms a frame at {prev_count}) > {left:.0} s left of the {:.0} s budget",
+                        args.budget_s
+                    );
+                    skip(&name, reason, &mut report);
+                    continue;
+                }
+            } else if left <= 0.0 {
+                skip(
+                    &name,
+                    format!("the {:.0} s budget is spent", args.budget_s),
+                    &mut report,
+                );
+                continue;
+            }
+            if let Err(reason) = select_technique(&mut renderer, kind) {
+                skip(&name, reason, &mut report);
+                continue;
+            }
+            bar.set_message(format!("{name} × {count}"));
+            let frame = Frame {
+                view: &view,
+                camera,
+                clip: prepared.clip,
+            };
+            let mut samples = Samples::default();
+            for i in 0..per_run as u32 {
+                let (cpu, gpu_ms, wall) = frame.render(&mut renderer, i);
+                if i >= args.warmup {
+                    let costs = renderer.costs();
+                    samples.cpu.push(cpu);
+                    samples.wall.push(wall);
+                    samples.gpu.extend(gpu_ms);
+                    samples.technique_cpu.push(f64::from(costs.cpu_ms));
+                    samples.upload_bytes += costs.upload_bytes;
+                }
+                bar.inc(1);
+            }
+            let costs = renderer.costs();
+            let result = RunResult {
+                technique: name.clone(),
+                count,
+                drawn: costs.drawn,
+                cap: costs.cap,
+                morphs_ignored: costs.morphs_ignored,
+                frames: args.frames,
+                cpu_ms: percentiles(&samples.cpu, &name, count)?,
+                gpu_ms: (!samples.gpu.is_empty())
+                    .then(|| percentiles(&samples.gpu, &name, count))
+                    .transpose()?,
+                wall_ms: percentiles(&samples.wall, &name, count)?,
+                technique_cpu_ms: percentiles(&samples.technique_cpu, &name, count)?,
+                upload_bytes_per_frame: samples.upload_bytes / u64::from(args.frames.max(1)),
+                gpu_memory_bytes: costs.gpu_memory_bytes,
+            };
+            last[ti] = Some((result.drawn, result.wall_ms.p50, costs.cap));
+            report.results.push(result);
+        }
+    }
+    bar.finish_and_clear();
+    report.compute_ratios();
+    Ok(report)
+}

@@ -1,0 +1,497 @@
+//! What `stampede bench` found: the JSON schema, the printed table, the
+//! ratios and the CSV. Plain data; nothing here touches the GPU.
+
+use super::stats::{Percentiles, ratio};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Why a report could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error("could not write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("could not encode the results as JSON: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+/// The adapter the figures belong to.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AdapterReport {
+    pub name: String,
+    pub backend: String,
+    pub device_type: String,
+    /// Driver name and version, e.g. "llvmpipe / Mesa 22.3.6 (LLVM 15.0.6)".
+    pub driver: String,
+}
+
+impl AdapterReport {
+    pub fn from_info(info: &wgpu::AdapterInfo) -> Self {
+        let driver = match (info.driver.is_empty(), info.driver_info.is_empty()) {
+            (false, false) => format!("{} / {}", info.driver, info.driver_info),
+            (false, true) => info.driver.clone(),
+            (true, false) => info.driver_info.clone(),
+            (true, true) => "unknown".into(),
+        };
+        Self {
+            name: info.name.clone(),
+            backend: format!("{:?}", info.backend),
+            device_type: format!("{:?}", info.device_type),
+            driver,
+        }
+    }
+}
+
+/// The model that was drawn.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ModelReport {
+    pub name: String,
+    pub vertices: u64,
+    pub triangles: u64,
+    pub joints: u64,
+    pub clips: u64,
+    /// Bytes of both VAT textures (positions + normals).
+    pub vat_bytes: u64,
+    pub bake_ms: f64,
+}
+
+/// One (technique, count) measurement.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    pub technique: String,
+    pub count: u32,
+    /// Instances actually drawn (below `count` when the technique caps it).
+    pub drawn: u32,
+    /// The technique's instance cap, when it has one.
+    pub cap: Option<u32>,
+    /// The model has morph targets and this technique ignores them.
+    pub morphs_ignored: bool,
+    pub frames: u32,
+    /// Prepare + encode + submit, per frame.
+    pub cpu_ms: Percentiles,
+    /// Timestamp queries around the scene pass; `null` when the adapter has none.
+    pub gpu_ms: Option<Percentiles>,
+    /// The whole frame, including the wait for the GPU.
+    pub wall_ms: Percentiles,
+    /// The technique's own share of `cpu_ms`: sampling, skinning, uploads,
+    /// recording its draw (as `Renderer::costs` measures it).
+    pub technique_cpu_ms: Percentiles,
+    /// Mean bytes the technique uploaded per measured frame.
+    pub upload_bytes_per_frame: u64,
+    pub gpu_memory_bytes: u64,
+}
+
+/// A ratio of p50 frame times at one count; `null` where a side is missing.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RatioAtCount {
+    pub count: u32,
+    pub wall_ms: Option<f64>,
+    pub cpu_ms: Option<f64>,
+    pub gpu_ms: Option<f64>,
+}
+
+/// How VAT's CPU time grows from the smallest count to the largest.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScaleRatio {
+    pub smallest_count: u32,
+    pub largest_count: u32,
+    /// p50 CPU ms at the largest ÷ at the smallest.
+    pub ratio: Option<f64>,
+}
+
+/// The ratios that matter.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Ratios {
+    /// Live bone-matrix skinning ÷ VAT, per count (above 1: VAT is faster).
+    pub skinning_over_vat: Vec<RatioAtCount>,
+    /// VAT ÷ static rest pose, per count (1 = animation for free).
+    pub vat_over_static: Vec<RatioAtCount>,
+    pub vat_cpu_largest_over_smallest: Option<ScaleRatio>,
+}
+
+/// A run that was not measured, and why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Skipped {
+    pub technique: String,
+    pub count: u32,
+    pub reason: String,
+}
+
+/// Everything `--json` writes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BenchReport {
+    pub adapter: AdapterReport,
+    pub model: ModelReport,
+    pub size: [u32; 2],
+    pub frames: u32,
+    pub warmup: u32,
+    /// The techniques the renderer offered when this ran.
+    pub techniques_available: Vec<String>,
+    pub results: Vec<RunResult>,
+    pub ratios: Ratios,
+    pub skipped: Vec<Skipped>,
+}
+
+impl BenchReport {
+    fn find(&self, technique: &str, count: u32) -> Option<&RunResult> {
+        self.results
+            .iter()
+            .find(|r| r.technique == technique && r.count == count)
+    }
+
+    fn counts(&self) -> Vec<u32> {
+        let mut c: Vec<u32> = self.results.iter().map(|r| r.count).collect();
+        c.sort_unstable();
+        c.dedup();
+        c
+    }
+
+    /// `over ÷ under` per count where both were measured.
+    fn ratios_between(&self, over: &str, under: &str) -> Vec<RatioAtCount> {
+        self.counts()
+            .into_iter()
+            .filter_map(|count| {
+                let (a, b) = (self.find(over, count)?, self.find(under, count)?);
+                Some(RatioAtCount {
+                    count,
+                    wall_ms: ratio(Some(a.wall_ms.p50), Some(b.wall_ms.p50)),
+                    cpu_ms: ratio(Some(a.cpu_ms.p50), Some(b.cpu_ms.p50)),
+                    gpu_ms: ratio(a.gpu_ms.map(|g| g.p50), b.gpu_ms.map(|g| g.p50)),
+                })
+            })
+            .collect()
+    }
+
+    /// Fills `ratios` from `results`.
+    pub fn compute_ratios(&mut self) {
+        let vat: Vec<&RunResult> = self
+            .results
+            .iter()
+            .filter(|r| r.technique == "vat")
+            .collect();
+        let smallest = vat.iter().min_by_key(|r| r.count);
+        let largest = vat.iter().max_by_key(|r| r.count);
+        let scale = match (smallest, largest) {
+            (Some(s), Some(l)) if l.count > s.count => Some(ScaleRatio {
+                smallest_count: s.count,
+                largest_count: l.count,
+                ratio: ratio(Some(l.cpu_ms.p50), Some(s.cpu_ms.p50)),
+            }),
+            _ => None,
+        };
+        self.ratios = Ratios {
+            skinning_over_vat: self.ratios_between("skinning", "vat"),
+            vat_over_static: self.ratios_between("vat", "static"),
+            vat_cpu_largest_over_smallest: scale,
+        };
+    }
+
+    /// The printed summary: adapter, table, ratios, skips.
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        let a = &self.adapter;
+        let m = &self.model;
+        let _ = writeln!(
+            s,
+            "adapter: {} ({}, {}), driver {}",
+            a.name, a.backend, a.device_type, a.driver
+        );
+        let _ = writeln!(
+            s,
+            "model: {} ({} vertices, {} triangles, {} joints, {} clips, VAT {:.1} MiB), {}x{}, {} frames after {} warm-up",
+            m.name,
+            m.vertices,
+            m.triangles,
+            m.joints,
+            m.clips,
+            m.vat_bytes as f64 / MIB,
+            self.size[0],
+            self.size[1],
+            self.frames,
+            self.warmup
+        );
+        let _ = writeln!(
+            s,
+            "{:<13} {:>8} {:>8} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
+            "technique",
+            "count",
+            "drawn",
+            "CPU ms p50/p90/p99",
+            "GPU ms p50/p90/p99",
+            "wall ms p50/p90/p99",
+            "upload/frm",
+            "memory"
+        );
+        for r in &self.results {
+            let _ = writeln!(
+                s,
+                "{:<13} {:>8} {:>8} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
+                r.technique,
+                r.count,
+                r.drawn,
+                triple(Some(&r.cpu_ms)),
+                triple(r.gpu_ms.as_ref()),
+                triple(Some(&r.wall_ms)),
+                bytes(r.upload_bytes_per_frame),
+                bytes(r.gpu_memory_bytes)
+            );
+        }
+        let rs = &self.ratios;
+        for (title, list) in [
+            ("live skinning ÷ VAT", &rs.skinning_over_vat),
+            ("VAT ÷ static", &rs.vat_over_static),
+        ] {
+            if list.is_empty() {
+                let _ = writeln!(s, "{title}: n/a (not both measured)");
+            }
+            for r in list {
+                let _ = writeln!(
+                    s,
+                    "{title} at {:>7}: wall {}  CPU {}  GPU {}",
+                    r.count,
+                    times(r.wall_ms),
+                    times(r.cpu_ms),
+                    times(r.gpu_ms)
+                );
+            }
+        }
+        match &rs.vat_cpu_largest_over_smallest {
+            Some(r) => {
+                let _ = writeln!(
+                    s,
+                    "VAT CPU ms at {} ÷ at {}: {} ({}× the instances)",
+                    r.largest_count,
+                    r.smallest_count,
+                    times(r.ratio),
+                    r.largest_count / r.smallest_count.max(1)
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    s,
+                    "VAT CPU scaling: n/a (VAT measured at fewer than 2 counts)"
+                );
+            }
+        }
+        for k in &self.skipped {
+            let _ = writeln!(s, "skipped {} × {}: {}", k.technique, k.count, k.reason);
+        }
+        s
+    }
+
+    /// One CSV row per result, with a header.
+    pub fn csv(&self) -> String {
+        let mut s = String::from(
+            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes\n",
+        );
+        let cells = |p: Option<&Percentiles>| match p {
+            Some(p) => format!("{:.4},{:.4},{:.4}", p.p50, p.p90, p.p99),
+            None => ",,".into(),
+        };
+        for r in &self.results {
+            let _ = writeln!(
+                s,
+                "{},{},{},{},{},{},{},{},{}",
+                r.technique,
+                r.count,
+                r.drawn,
+                r.frames,
+                cells(Some(&r.cpu_ms)),
+                cells(r.gpu_ms.as_ref()),
+                cells(Some(&r.wall_ms)),
+                r.upload_bytes_per_frame,
+                r.gpu_memory_bytes
+            );
+        }
+        s
+    }
+
+    pub fn write_json(&self, path: &Path) -> Result<(), ReportError> {
+        write(path, &serde_json::to_string_pretty(self)?)
+    }
+
+    pub fn write_csv(&self, path: &Path) -> Result<(), ReportError> {
+        write(path, &self.csv())
+    }
+}
+
+pub(crate) const MIB: f64 = 1024.0 * 1024.0;
+
+/// Writes `text` to `path`, creating the parent folder.
+pub(crate) fn write(path: &Path, text: &str) -> Result<(), ReportError> {
+    let err = |source| ReportError::Write {
+        path: path.to_owned(),
+        source,
+    };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(err)?;
+    }
+    std::fs::write(path, text).map_err(err)
+}
+
+fn triple(p: Option<&Percentiles>) -> String {
+    match p {
+        Some(p) => format!("{} / {} / {}", ms(p.p50), ms(p.p90), ms(p.p99)),
+        None => "n/a".into(),
+    }
+}
+
+/// Milliseconds with about three significant digits.
+fn ms(v: f64) -> String {
+    if v >= 100.0 {
+        format!("{v:.0}")
+    } else if v >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+fn times(r: Option<f64>) -> String {
+    r.map_or_else(|| "n/a".into(), |r| format!("{r:.2}×"))
+}
+
+fn bytes(b: u64) -> String {
+    let b = b as f64;
+    if b >= MIB {
+        format!("{:.1} MiB", b / MIB)
+    } else if b >= 1024.0 {
+        format!("{:.1} KiB", b / 1024.0)
+    } else {
+        format!("{b} B")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(v: f64) -> Percentiles {
+        Percentiles {
+            p50: v,
+            p90: v * 1.1,
+            p99: v * 1.2,
+        }
+    }
+
+    fn result(technique: &str, count: u32, cpu: f64, wall: f64, gpu: Option<f64>) -> RunResult {
+        RunResult {
+            technique: technique.into(),
+            count,
+            drawn: count,
+            cap: None,
+            morphs_ignored: false,
+            frames: 3,
+            cpu_ms: p(cpu),
+            gpu_ms: gpu.map(p),
+            wall_ms: p(wall),
+            technique_cpu_ms: p(cpu / 2.0),
+            upload_bytes_per_frame: 0,
+            gpu_memory_bytes: 1,
+        }
+    }
+
+    fn report(results: Vec<RunResult>) -> BenchReport {
+        let mut r = BenchReport {
+            adapter: AdapterReport {
+                name: "test".into(),
+                backend: "Vulkan".into(),
+                device_type: "Cpu".into(),
+                driver: "x".into(),
+            },
+            model: ModelReport {
+                name: "horse".into(),
+                vertices: 1,
+                triangles: 1,
+                joints: 1,
+                clips: 1,
+                vat_bytes: 1,
+                bake_ms: 1.0,
+            },
+            size: [64, 64],
+            frames: 3,
+            warmup: 1,
+            techniques_available: vec!["vat".into()],
+            results,
+            ratios: Ratios::default(),
+            skipped: Vec::new(),
+        };
+        r.compute_ratios();
+        r
+    }
+
+    #[test]
+    fn ratio_arithmetic() {
+        let r = report(vec![
+            result("vat", 100, 2.0, 10.0, Some(4.0)),
+            result("skinning", 100, 8.0, 30.0, Some(6.0)),
+            result("static", 100, 1.0, 8.0, None),
+            result("vat", 1000, 3.0, 40.0, Some(20.0)),
+            result("skinning", 1000, 60.0, 200.0, Some(30.0)),
+        ]);
+        let s = &r.ratios.skinning_over_vat;
+        assert_eq!(s.len(), 2);
+        assert_eq!(
+            s[0],
+            RatioAtCount {
+                count: 100,
+                wall_ms: Some(3.0),
+                cpu_ms: Some(4.0),
+                gpu_ms: Some(1.5)
+            }
+        );
+        assert_eq!(s[1].count, 1000);
+        assert_eq!(s[1].wall_ms, Some(5.0));
+        assert_eq!(s[1].cpu_ms, Some(20.0));
+        // Static was measured at 100 only, without GPU time.
+        let v = &r.ratios.vat_over_static;
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].wall_ms, Some(1.25));
+        assert_eq!(v[0].cpu_ms, Some(2.0));
+        assert_eq!(v[0].gpu_ms, None);
+        let scale = r
+            .ratios
+            .vat_cpu_largest_over_smallest
+            .as_ref()
+            .expect("vat at two counts");
+        assert_eq!((scale.smallest_count, scale.largest_count), (100, 1000));
+        assert_eq!(scale.ratio, Some(1.5));
+    }
+
+    #[test]
+    fn missing_techniques_give_no_ratios() {
+        let r = report(vec![result("vat", 10, 1.0, 1.0, None)]);
+        assert!(r.ratios.skinning_over_vat.is_empty());
+        assert!(r.ratios.vat_over_static.is_empty());
+        assert_eq!(r.ratios.vat_cpu_largest_over_smallest, None);
+        assert!(r.text().contains("n/a"));
+    }
+
+    #[test]
+    fn csv_has_a_row_per_result() {
+        let r = report(vec![
+            result("vat", 10, 1.0, 2.0, None),
+            result("vat", 20, 1.0, 2.0, Some(0.5)),
+        ]);
+        let csv = r.csv();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 3);
+        let columns = lines[0].split(',').count();
+        assert!(lines.iter().all(|l| l.split(',').count() == columns));
+        assert!(lines[1].contains(",,"), "no GPU time leaves cells empty");
+    }
+
+    #[test]
+    fn json_round_trips() {
+        let r = report(vec![result("vat", 10, 1.0, 2.0, None)]);
+        let text = serde_json::to_string(&r).expect("serializable");
+        let back: BenchReport = serde_json::from_str(&text).expect("parses");
+        assert_eq!(back, r);
+        let v: serde_json::Value = serde_json::from_str(&text).expect("parses");
+        assert!(v["results"][0]["gpu_ms"].is_null());
+    }
+}

@@ -1,0 +1,163 @@
+//! `stampede bench` end to end: a small run through the binary writes JSON
+//! with every field of the schema, positive numbers where they must be,
+//! a CSV row per result and a chart.
+
+mod gpu_common;
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn out_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("stampede-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir is writable");
+    dir
+}
+
+fn positive(v: &Value, what: &str) -> f64 {
+    let x = v
+        .as_f64()
+        .unwrap_or_else(|| panic!("{what} is not a number: {v}"));
+    assert!(x > 0.0 && x.is_finite(), "{what} = {x} must be positive");
+    x
+}
+
+fn percentiles(v: &Value, what: &str) {
+    let p50 = positive(&v["p50"], &format!("{what}.p50"));
+    let p90 = positive(&v["p90"], &format!("{what}.p90"));
+    let p99 = positive(&v["p99"], &format!("{what}.p99"));
+    assert!(
+        p50 <= p90 && p90 <= p99,
+        "{what}: {p50} {p90} {p99} out of order"
+    );
+}
+
+#[test]
+fn small_bench_writes_valid_json_csv_and_chart() {
+    if gpu_common::gpu_or_skip("small_bench_writes_valid_json_csv_and_chart").is_none() {
+        return;
+    }
+    let dir = out_dir("bench");
+    let (json, csv, chart) = (dir.join("b.json"), dir.join("b.csv"), dir.join("b.png"));
+    let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
+        .args([
+            "bench",
+            "--techniques",
+            "vat,static",
+            "--counts",
+            "30,10",
+            "--frames",
+            "3",
+            "--warmup",
+            "1",
+            "--size",
+            "256x128",
+        ])
+        .arg("--json")
+        .arg(&json)
+        .arg("--csv")
+        .arg(&csv)
+        .arg("--chart")
+        .arg(&chart)
+        .env("XDG_RUNTIME_DIR", &dir)
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "bench failed:\n{stdout}\n{stderr}");
+    assert!(stdout.contains("adapter:"), "{stdout}");
+    assert!(stdout.contains("VAT ÷ static"), "{stdout}");
+
+    let text = std::fs::read_to_string(&json).expect("--json was written");
+    let v: Value = serde_json::from_str(&text).expect("--json is valid JSON");
+    for key in ["name", "backend", "device_type", "driver"] {
+        let s = v["adapter"][key].as_str().unwrap_or_default();
+        assert!(!s.is_empty(), "adapter.{key} missing in {text}");
+    }
+    assert!(v["model"]["name"].as_str().is_some_and(|s| !s.is_empty()));
+    for key in ["vertices", "triangles", "clips", "vat_bytes"] {
+        positive(&v["model"][key], &format!("model.{key}"));
+    }
+    assert_eq!(v["size"], serde_json::json!([256, 128]));
+
+    let results = v["results"].as_array().expect("results is an array");
+    assert_eq!(results.len(), 4, "2 techniques × 2 counts: {text}");
+    let mut seen = Vec::new();
+    for r in results {
+        let technique = r["technique"].as_str().expect("technique is a string");
+        let count = r["count"].as_u64().expect("count is a number");
+        seen.push((technique.to_owned(), count));
+        let what = format!("{technique} × {count}");
+        percentiles(&r["cpu_ms"], &format!("{what} cpu_ms"));
+        percentiles(&r["wall_ms"], &format!("{what} wall_ms"));
+        let gpu = r
+            .get("gpu_ms")
+            .expect("gpu_ms is present (null when unsupported)");
+        if !gpu.is_null() {
+            percentiles(gpu, &format!("{what} gpu_ms"));
+        }
+        assert!(
+            r["upload_bytes_per_frame"].as_u64().is_some(),
+            "{what}: upload_bytes_per_frame"
+        );
+        positive(&r["gpu_memory_bytes"], &format!("{what} gpu_memory_bytes"));
+        assert_eq!(r["drawn"].as_u64(), Some(count), "{what}: nothing caps 30");
+        // The wall time includes the CPU time.
+        let (cpu, wall) = (&r["cpu_ms"]["p50"], &r["wall_ms"]["p50"]);
+        assert!(
+            cpu.as_f64() <= wall.as_f64(),
+            "{what}: cpu {cpu} > wall {wall}"
+        );
+    }
+    seen.sort();
+    assert_eq!(
+        seen,
+        [("static", 10), ("static", 30), ("vat", 10), ("vat", 30)].map(|(t, c)| (t.to_owned(), c))
+    );
+
+    let ratios = &v["ratios"];
+    let vat_static = ratios["vat_over_static"]
+        .as_array()
+        .expect("vat_over_static");
+    assert_eq!(vat_static.len(), 2);
+    for r in vat_static {
+        positive(&r["wall_ms"], "vat_over_static.wall_ms");
+        positive(&r["cpu_ms"], "vat_over_static.cpu_ms");
+    }
+    assert_eq!(ratios["skinning_over_vat"], serde_json::json!([]));
+    let scale = &ratios["vat_cpu_largest_over_smallest"];
+    assert_eq!(scale["smallest_count"], 10);
+    assert_eq!(scale["largest_count"], 30);
+    positive(&scale["ratio"], "vat_cpu_largest_over_smallest.ratio");
+
+    let csv = std::fs::read_to_string(&csv).expect("--csv was written");
+    assert_eq!(csv.lines().count(), 5, "header + 4 rows:\n{csv}");
+    let png = std::fs::read(&chart).expect("--chart was written");
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 10_000,
+        "chart is a PNG"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_flags_are_refused() {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_stampede"))
+            .arg("bench")
+            .args(args)
+            .output()
+            .expect("the binary runs")
+    };
+    for args in [
+        &["--techniques", "raytracing"][..],
+        &["--counts", "ten"][..],
+        &["--frames", "0"][..],
+        &["--size", "wide"][..],
+    ] {
+        let out = run(args);
+        assert!(!out.status.success(), "{args:?} was accepted");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("error"), "{args:?}: {stderr}");
+    }
+}
