@@ -17,12 +17,11 @@ fn bone_joint(row: u32, j: u32) -> mat3x4<f32> {
     );
 }
 
-// Vertex `v` of clip `clip_index` at clip time `t`, skinned with the lerp of
-// the two neighbouring baked palettes (or the nearest when not interpolating).
-fn bone_vertex(v: u32, clip_index: u32, t: f32, interpolate: bool) -> VatSample {
+// The blended joint matrix of vertex `sv` for clip `clip_index` at clip
+// time `t`: the lerp of the two neighbouring baked palettes (or the nearest
+// when not interpolating).
+fn bone_matrix(sv: SkinVertex, clip_index: u32, t: f32, interpolate: bool, joints: u32) -> mat3x4<f32> {
     let clip = vat_clips[clip_index];
-    let sv = skin_vertices[v];
-    let joints = textureDimensions(bone_texture).x / 3u;
     let frame = vat_frame(clip, t);
     let last = clip.frame_count - 1u;
     var f0 = min(u32(floor(frame)), last);
@@ -42,15 +41,48 @@ fn bone_vertex(v: u32, clip_index: u32, t: f32, interpolate: bool) -> VatSample 
         let b = bone_joint(row1, j);
         m += (a * (1.0 - w) + b * w) * sv.weights[k];
     }
-    return skin_apply(sv, m);
+    return m;
+}
+
+// Vertex `v` of clip `clip_index` at clip time `t`.
+fn bone_vertex(v: u32, clip_index: u32, t: f32, interpolate: bool) -> VatSample {
+    let sv = skin_vertices[v];
+    let joints = textureDimensions(bone_texture).x / 3u;
+    return skin_apply(sv, bone_matrix(sv, clip_index, t, interpolate, joints));
+}
+
+// The crossfade: the two clips' interpolated matrices blended by `weight`.
+fn bone_vertex_blend(
+    v: u32,
+    previous: u32,
+    previous_time: f32,
+    clip: u32,
+    time: f32,
+    weight: f32,
+    interpolate: bool,
+) -> VatSample {
+    let sv = skin_vertices[v];
+    let joints = textureDimensions(bone_texture).x / 3u;
+    let current = bone_matrix(sv, clip, time, interpolate, joints);
+    if weight >= 1.0 {
+        return skin_apply(sv, current);
+    }
+    let before = bone_matrix(sv, previous, previous_time, interpolate, joints);
+    return skin_apply(sv, before * (1.0 - weight) + current * weight);
 }
 
 @vertex
 fn vs_main(in: VertexIn) -> VertexOut {
     let inst = instances[in.instance];
-    let clip_index = instance_clip(inst);
-    let clip = vat_clips[clip_index];
-    let t = instance_clip_time(inst, clip);
-    let s = bone_vertex(in.vertex, clip_index, t, frame.interpolate != 0u);
-    return finish_vertex(in, inst, clip, s);
+    let a = anim_state(in.instance, inst);
+    let s = bone_vertex_blend(
+        in.vertex,
+        a.previous,
+        a.previous_time,
+        a.clip,
+        a.time,
+        a.weight,
+        frame.interpolate != 0u,
+    );
+    return finish_vertex(in, inst, a.place, s);
 }

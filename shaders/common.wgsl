@@ -31,6 +31,14 @@ struct Frame {
     ground_y: f32,
     instance_count: u32,
     clip_count: u32,
+    // 1 = living crowd (the herd for horses, the flock for birds), 0 = the
+    // synchronized loops of `place`.
+    behaviour: u32,
+    // Crossfade seconds.
+    fade: f32,
+    // The birds' flap and glide clips (behaviour on).
+    flap_clip: u32,
+    glide_clip: u32,
 };
 
 @group(0) @binding(0) var<uniform> frame: Frame;

@@ -18,7 +18,7 @@ fn cpu_vertex(v: u32, instance: u32) -> VatSample {
 @vertex
 fn vs_main(in: VertexIn) -> VertexOut {
     let inst = instances[in.instance];
-    let clip = vat_clips[instance_clip(inst)];
+    let a = anim_state(in.instance, inst);
     let s = cpu_vertex(in.vertex, in.instance);
-    return finish_vertex(in, inst, clip, s);
+    return finish_vertex(in, inst, a.place, s);
 }

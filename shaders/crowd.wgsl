@@ -1,5 +1,5 @@
-// The crowd: one instanced draw. Each instance's placement comes from the
-// frame time on the GPU; its pose comes from the technique, whose file
+// The crowd: one instanced draw. Each instance's placement and clips come
+// from the frame time on the GPU (`anim_state` in behaviour.wgsl); its pose comes from the technique, whose file
 // (vat_crowd.wgsl, skinning.wgsl, ...) supplies `vs_main` and calls
 // `finish_vertex` here. Keep `Instance` in sync with
 // `render::gpu_data::Instance`, and `instance_clip` / `instance_clip_time`
@@ -101,11 +101,16 @@ fn instance_clip_time(inst: Instance, clip: VatClip) -> f32 {
     return frame.time * rate + inst.time_offset * frame.spread * clip.duration;
 }
 
-// Places a posed vertex (model space) in the world and fills the outputs.
-fn finish_vertex(in: VertexIn, inst: Instance, clip: VatClip, s: VatSample) -> VertexOut {
+// Where an instance is with behaviour off: on its loop, having covered the
+// distance its clip's ground speed gives.
+fn loop_placement(inst: Instance, clip: VatClip) -> Placement {
     let rate = frame.playback * inst.speed;
     let dist = frame.time * rate * clip.ground_speed * frame.stride * inst.scale;
-    let p = place(inst, dist);
+    return place(inst, dist);
+}
+
+// Places a posed vertex (model space) in the world and fills the outputs.
+fn finish_vertex(in: VertexIn, inst: Instance, p: Placement, s: VatSample) -> VertexOut {
     let right = normalize(cross(p.up, p.forward));
     let up = cross(p.forward, right);
     let m = mat3x3<f32>(right, up, p.forward);

@@ -7,14 +7,7 @@
 // (integers add in any order to the same result), so a step gives the same
 // bits whatever order the atomics hand out slots in.
 
-struct Boid {
-    pos: vec3<f32>,
-    // The bird's own phase, for animation variety.
-    phase: f32,
-    vel: vec3<f32>,
-    // Smoothed vertical speed, for the flap/glide choice.
-    climb: f32,
-};
+// `Boid` is in boid.wgsl (shared with the renderer, composed before this).
 
 struct FlockUniform {
     bounds_min: vec4<f32>,
@@ -35,6 +28,12 @@ struct FlockUniform {
     margin: f32,
     w_bounds: f32,
     max_accel: f32,
+    // Time constant of the flap weight (the crossfade time), seconds.
+    fade: f32,
+    // Lateral acceleration that gives a 45° bank.
+    bank_accel: f32,
+    _pad0: f32,
+    _pad1: f32,
 };
 
 @group(0) @binding(0) var<uniform> params: FlockUniform;
@@ -228,5 +227,19 @@ fn update_boids(@builtin(global_invocation_id) id: vec3<u32>) {
     // Smoothed climb rate (about a quarter-second time constant).
     let k = clamp(dt * 4.0, 0.0, 1.0);
     out.climb = mix(me.climb, vel.y, k);
+    // Flap while climbing, glide while descending: the weight follows the
+    // climb with the crossfade's time constant, so the blend is continuous.
+    let target_flap = select(0.0, 1.0, out.climb > 0.0);
+    let kf = 1.0 - exp(-dt / max(params.fade, 1e-3));
+    out.flap = mix(me.flap, target_flap, kf);
+    // Bank into the turn: the turn rate about +Y times the speed is the
+    // lateral acceleration; atan of its ratio to `bank_accel` is the roll.
+    let h0 = me.vel.xz;
+    let h1 = vel.xz;
+    let hl = max(length(h0) * length(h1), 1e-6);
+    let turn = (h0.y * h1.x - h0.x * h1.y) / hl / max(dt, 1e-6);
+    let lateral = turn * length(h1);
+    let target_bank = clamp(atan(lateral / max(params.bank_accel, 1e-6)), -1.0, 1.0);
+    out.bank = mix(me.bank, target_bank, k);
     boids_out[i] = out;
 }

@@ -46,7 +46,7 @@ fn fs_main(in: GroundOut) -> @location(0) vec4<f32> {
     let grass_a = vec3<f32>(0.07, 0.15, 0.035);
     let grass_b = vec3<f32>(0.20, 0.29, 0.07);
     var albedo = mix(grass_a, grass_b, n);
-    if frame.motion == 0u {
+    if frame.motion == 0u && frame.behaviour == 0u {
         // The track the herd runs on: packed earth with soft edges.
         let r = length(in.world_pos.xz) / max(frame.field_radius, 1e-3);
         let inner = smoothstep(0.56, 0.6, r);

@@ -7,11 +7,9 @@
 @group(1) @binding(0) var<storage, read> palettes: array<vec4<f32>>;
 @group(1) @binding(3) var<uniform> skin_info: SkinInfo;
 
-// Vertex `v` of instance `instance`, skinned with that instance's palette.
-fn skinned_vertex(v: u32, instance: u32) -> VatSample {
-    let sv = skin_vertices[v];
-    let joints = skin_info.joints;
-    let base = instance * joints;
+// The blended joint matrix of vertex `sv` from the palette starting at
+// joint `base`.
+fn palette_matrix(sv: SkinVertex, base: u32, joints: u32) -> mat3x4<f32> {
     var m = mat3x4<f32>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
     for (var k = 0u; k < 4u; k++) {
         let j = 3u * (base + skin_joint(sv, k, joints));
@@ -20,13 +18,40 @@ fn skinned_vertex(v: u32, instance: u32) -> VatSample {
         m[1] += palettes[j + 1u] * w;
         m[2] += palettes[j + 2u] * w;
     }
-    return skin_apply(sv, m);
+    return m;
+}
+
+// Vertex `v` of instance `instance`, skinned with that instance's palette.
+fn skinned_vertex(v: u32, instance: u32) -> VatSample {
+    let sv = skin_vertices[v];
+    let joints = skin_info.joints;
+    return skin_apply(sv, palette_matrix(sv, instance * joints, joints));
+}
+
+// Behaviour on: the CPU uploads two palettes per instance (the previous
+// clip's, then the current one's); the blend weight comes from the GPU's
+// `anim_state`, so the picture matches VAT's crossfade.
+fn skinned_vertex_blend(v: u32, instance: u32, weight: f32) -> VatSample {
+    let sv = skin_vertices[v];
+    let joints = skin_info.joints;
+    let base = 2u * instance * joints;
+    let current = palette_matrix(sv, base + joints, joints);
+    if weight >= 1.0 {
+        return skin_apply(sv, current);
+    }
+    let previous = palette_matrix(sv, base, joints);
+    return skin_apply(sv, previous * (1.0 - weight) + current * weight);
 }
 
 @vertex
 fn vs_main(in: VertexIn) -> VertexOut {
     let inst = instances[in.instance];
-    let clip = vat_clips[instance_clip(inst)];
-    let s = skinned_vertex(in.vertex, in.instance);
-    return finish_vertex(in, inst, clip, s);
+    let a = anim_state(in.instance, inst);
+    var s: VatSample;
+    if frame.behaviour != 0u {
+        s = skinned_vertex_blend(in.vertex, in.instance, a.weight);
+    } else {
+        s = skinned_vertex(in.vertex, in.instance);
+    }
+    return finish_vertex(in, inst, a.place, s);
 }

@@ -14,6 +14,6 @@ fn static_vertex(v: u32) -> VatSample {
 @vertex
 fn vs_main(in: VertexIn) -> VertexOut {
     let inst = instances[in.instance];
-    let clip = vat_clips[instance_clip(inst)];
-    return finish_vertex(in, inst, clip, static_vertex(in.vertex));
+    let a = anim_state(in.instance, inst);
+    return finish_vertex(in, inst, a.place, static_vertex(in.vertex));
 }

@@ -39,3 +39,29 @@ fn vat_sample(v: u32, clip_index: u32, t: f32, interpolate: bool) -> VatSample {
     s.normal = mix(a.normal, b.normal, w);
     return s;
 }
+
+// The crossfade: vertex `v` of clip `previous` at `previous_time` blended
+// into clip `clip` at `time` with `weight` (1 = only `clip`). Positions lerp;
+// normals lerp, then renormalize. A settled instance (weight 1) fetches
+// only one clip.
+fn vat_sample_blend(
+    v: u32,
+    previous: u32,
+    previous_time: f32,
+    clip: u32,
+    time: f32,
+    weight: f32,
+    interpolate: bool,
+) -> VatSample {
+    let b = vat_sample(v, clip, time, interpolate);
+    if weight >= 1.0 {
+        return b;
+    }
+    let a = vat_sample(v, previous, previous_time, interpolate);
+    var s: VatSample;
+    s.position = mix(a.position, b.position, weight);
+    let n = mix(a.normal, b.normal, weight);
+    let len = length(n);
+    s.normal = select(b.normal, n / len, len > 1e-6);
+    return s;
+}

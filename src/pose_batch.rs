@@ -16,7 +16,12 @@ pub type ClipTime = (Option<usize>, f32);
 /// One reusable pose per worker thread.
 pub struct PoseBatch {
     workers: Vec<Pose>,
+    /// Per worker: the second skinned pose of a crossfade.
+    scratch: Vec<(Vec<Vec3>, Vec<Vec3>)>,
 }
+
+/// Two clip times and the second one's weight: a crossfade.
+pub type ClipBlend = (ClipTime, ClipTime, f32);
 
 impl PoseBatch {
     /// A batch with one worker per thread of the rayon pool.
@@ -24,6 +29,7 @@ impl PoseBatch {
         let threads = rayon::current_num_threads().max(1);
         Self {
             workers: (0..threads).map(|_| Pose::rest(model)).collect(),
+            scratch: (0..threads).map(|_| (Vec::new(), Vec::new())).collect(),
         }
     }
 
@@ -53,6 +59,51 @@ impl PoseBatch {
                     pose.sample(model, clip, t);
                     for (dst, m) in palette.iter_mut().zip(&pose.palette) {
                         *dst = joint_rows(m);
+                    }
+                }
+            });
+    }
+
+    /// Like [`Self::skin`], each instance a crossfade `(previous, current,
+    /// weight)`: both poses skinned, positions lerped, normals lerped and
+    /// renormalized (as `vat_sample_blend` does). Weight 1 skins once.
+    pub fn skin_blend(
+        &mut self,
+        model: &Model,
+        count: usize,
+        blend: impl Fn(usize) -> ClipBlend + Sync,
+        positions: &mut [Vec3],
+        normals: &mut [Vec3],
+    ) {
+        let n = model.vertex_count();
+        assert!(
+            positions.len() >= count * n && normals.len() >= count * n,
+            "skinning output too small"
+        );
+        for (p, nr) in &mut self.scratch {
+            p.resize(n, Vec3::ZERO);
+            nr.resize(n, Vec3::ZERO);
+        }
+        let per = self.per_worker(count);
+        positions[..count * n]
+            .par_chunks_mut(per * n)
+            .zip(normals[..count * n].par_chunks_mut(per * n))
+            .zip(self.workers.par_iter_mut().zip(self.scratch.par_iter_mut()))
+            .enumerate()
+            .for_each(|(w, ((pos, nrm), (pose, (sp, sn))))| {
+                for (i, (p, nr)) in pos.chunks_mut(n).zip(nrm.chunks_mut(n)).enumerate() {
+                    let (previous, current, weight) = blend(w * per + i);
+                    pose.sample(model, current.0, current.1);
+                    skin::skin_into(model, pose, p, nr);
+                    if weight >= 1.0 {
+                        continue;
+                    }
+                    pose.sample(model, previous.0, previous.1);
+                    skin::skin_into(model, pose, sp, sn);
+                    for k in 0..n {
+                        p[k] = sp[k].lerp(p[k], weight);
+                        let m = sn[k].lerp(nr[k], weight);
+                        nr[k] = m.try_normalize().unwrap_or(nr[k]);
                     }
                 }
             });

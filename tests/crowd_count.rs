@@ -31,6 +31,7 @@ fn count_changes_live() {
         seed: 3,
         motion: Motion::Stand,
         ground_speeds: vec![],
+        behaviour: Default::default(),
     };
     let mut view = Headless::new(gpu.clone(), &model, &vat, &config).expect("renderer");
     let settings = FrameSettings {

@@ -162,11 +162,18 @@ fn cpu_step(boids: &[Boid], u: &stampede::flock::FlockUniform) -> Vec<Boid> {
             let pos = p + vel * u.dt;
             let outside = pos.cmplt(lo) | pos.cmpgt(hi);
             let vel = Vec3::select(outside, -vel, vel);
+            let climb = me.climb + (vel.y - me.climb) * (u.dt * 4.0).clamp(0.0, 1.0);
+            let target = if climb > 0.0 { 1.0 } else { 0.0 };
+            let kf = 1.0 - (-u.dt / u.fade.max(1e-3)).exp();
             Boid {
                 pos: pos.clamp(lo, hi).to_array(),
                 phase: me.phase,
                 vel: vel.to_array(),
-                climb: me.climb + (vel.y - me.climb) * (u.dt * 4.0).clamp(0.0, 1.0),
+                climb,
+                flap: me.flap + (target - me.flap) * kf,
+                // Not compared (atan of a difference quotient).
+                bank: me.bank,
+                _pad: [0.0; 2],
             }
         })
         .collect()
@@ -194,9 +201,19 @@ fn one_gpu_step_equals_a_brute_force_cpu_step() {
     let gpu_after = sim.read_back(&gpu.device, &gpu.queue).unwrap();
     let cpu_after = cpu_step(&before, &p.uniform(count, dt));
     let mut worst = 0.0f32;
+    let mut worst_flap = 0.0f32;
     for (g, c) in gpu_after.iter().zip(&cpu_after) {
         worst = worst.max(Vec3::from(g.vel).distance(Vec3::from(c.vel)));
+        // The flap weight follows the climb continuously (a first-order lag
+        // with the crossfade time): same rule on both sides. A bird whose
+        // climb sits at 0 within rounding may pick the other target.
+        if c.climb.abs() > 1e-4 * p.max_speed {
+            worst_flap = worst_flap.max((g.flap - c.flap).abs());
+        }
+        assert!((0.0..=1.0).contains(&g.flap), "flap weight {}", g.flap);
+        assert!(g.bank.abs() <= 1.0 + 1e-6, "bank {}", g.bank);
     }
+    assert!(worst_flap < 1e-4, "flap weight GPU vs CPU: {worst_flap}");
     eprintln!(
         "worst velocity difference GPU vs CPU: {worst:e} (max speed {})",
         p.max_speed

@@ -29,6 +29,7 @@ fn setup() -> Option<(Headless, String, u32, f32)> {
         seed: 7,
         motion: Motion::Track,
         ground_speeds: speeds,
+        behaviour: Default::default(),
     };
     let fps = vat.clips[0].fps;
     let view = Headless::new(gpu, &model, &vat, &config).expect("renderer builds");

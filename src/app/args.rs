@@ -45,6 +45,13 @@ pub struct ViewerArgs {
     /// Start with vsync off.
     #[arg(long)]
     pub no_vsync: bool,
+    /// The living crowd: a herd whose gait follows its speed, or a flock
+    /// simulated on the GPU (off = every instance loops the same clip).
+    #[arg(long, value_enum, default_value_t = OnOff::On)]
+    pub behaviour: OnOff,
+    /// Crossfade seconds between clips.
+    #[arg(long, default_value_t = 0.25)]
+    pub crossfade: f32,
     /// Press "Measure all" on the first frame (for scripted screenshots).
     #[arg(long, hide = true)]
     pub measure_all: bool,
@@ -69,8 +76,36 @@ impl Default for ViewerArgs {
             fps: 30.0,
             precision: Precision::F16,
             no_vsync: false,
+            behaviour: OnOff::On,
+            crossfade: 0.25,
             resize_test: false,
             measure_all: false,
+        }
+    }
+}
+
+/// A flag's on or off.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum OnOff {
+    On,
+    #[default]
+    Off,
+}
+
+impl OnOff {
+    pub fn is_on(self) -> bool {
+        self == OnOff::On
+    }
+}
+
+impl ViewerArgs {
+    /// The behaviour settings the flags ask for (deterministic: every flock
+    /// step is run, so a frame at time T is the same every time).
+    pub fn behaviour_settings(&self) -> crate::render::BehaviourSettings {
+        crate::render::BehaviourSettings {
+            enabled: self.behaviour.is_on(),
+            fade: self.crossfade.clamp(0.0, 10.0),
+            ..Default::default()
         }
     }
 }

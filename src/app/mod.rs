@@ -11,7 +11,7 @@ use crate::gpu::GpuContext;
 use crate::render::headless::{self, Headless};
 use crate::render::{FrameSettings, crowd};
 use anyhow::Context;
-pub use args::{ViewerArgs, parse_size};
+pub use args::{OnOff, ViewerArgs, parse_size};
 use scene_setup::{ModelChoice, prepare};
 
 /// Runs the viewer as the flags ask: a window, or a headless screenshot.
@@ -64,7 +64,8 @@ fn screenshot_headless(args: &ViewerArgs, count: u32) -> anyhow::Result<()> {
         gpu.description()
     );
     let (w, h) = args.size;
-    let config = prepared.renderer_config(w, h, count, args.seed, headless::FORMAT);
+    let mut config = prepared.renderer_config(w, h, count, args.seed, headless::FORMAT);
+    config.behaviour = args.behaviour_settings();
     let mut view = Headless::new(gpu, &prepared.model, &prepared.vat, &config)?;
     view.renderer.set_technique(args.technique)?;
     let settings = FrameSettings {
@@ -72,6 +73,8 @@ fn screenshot_headless(args: &ViewerArgs, count: u32) -> anyhow::Result<()> {
         clip: prepared.clip,
         ..FrameSettings::default()
     };
+    // The herd moves: aim at where it is at this time.
+    view.camera = view.renderer.camera_at(settings.time, settings.playback);
     let image = view.render(&settings)?;
     image.save_png(&path)?;
     let costs = view.renderer.costs();

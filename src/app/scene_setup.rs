@@ -1,7 +1,7 @@
 //! From a `--model` choice to a loaded model, its bake and how its crowd moves.
 
 use crate::Model;
-use crate::render::{Motion, RendererConfig};
+use crate::render::{BehaviourSettings, Motion, RendererConfig};
 use crate::vat::{self, BakeOptions, Precision, Vat};
 use std::path::PathBuf;
 
@@ -70,8 +70,8 @@ pub struct Prepared {
     pub clip: Option<u32>,
 }
 
-/// A ground speed that keeps feet roughly planted, from the clip's name and
-/// the model's size, for models that do not declare one.
+/// A ground speed from the clip's name and the model's size: the fallback
+/// for clips whose feet never touch the ground (nothing to measure).
 pub fn estimate_ground_speed(vat: &Vat, clip: usize) -> f32 {
     let name = vat
         .clips
@@ -93,23 +93,26 @@ pub fn estimate_ground_speed(vat: &Vat, clip: usize) -> f32 {
     }
 }
 
-/// Bird cruising speed (m/s) for the flock's circles.
+/// Bird cruising speed (m/s) for the flock's circles (flight has no feet on
+/// the ground to measure).
 const BIRD_FLIGHT_SPEED: f32 = 6.0;
 
-/// A clip's ground speed: the procedural models' own constants (so hooves
-/// stay planted), an estimate for other files.
-pub fn ground_speed(choice: &ModelChoice, vat: &Vat, clip: usize) -> f32 {
-    let name = vat
-        .clips
-        .get(clip)
-        .map(|c| c.name.as_str())
-        .unwrap_or_default();
-    match (choice, name) {
-        (ModelChoice::Horse, "Gallop") => crate::procgen::HORSE_GALLOP_SPEED,
-        (ModelChoice::Horse, "Walk") => crate::procgen::HORSE_WALK_SPEED,
-        (ModelChoice::Horse, _) => 0.0,
-        (ModelChoice::Bird, _) => BIRD_FLIGHT_SPEED,
-        _ => estimate_ground_speed(vat, clip),
+/// A clip's ground speed, measured from the clip itself: the speed at which
+/// its planted feet stay planted (`gait::measure`). A clip with no ground
+/// contact at all falls back to the name-based estimate; the bird flies at
+/// its cruising speed.
+pub fn ground_speed(choice: &ModelChoice, model: &Model, vat: &Vat, clip: usize) -> f32 {
+    if *choice == ModelChoice::Bird {
+        return BIRD_FLIGHT_SPEED;
+    }
+    let Some(source) = vat.clips.get(clip).and_then(|c| c.source) else {
+        return 0.0;
+    };
+    let measured = crate::gait::measure(model, source);
+    if measured.contacts == 0 {
+        estimate_ground_speed(vat, clip)
+    } else {
+        measured.speed
     }
 }
 
@@ -145,7 +148,7 @@ pub fn prepare(
     };
     let mut motion = choice.motion();
     let ground_speeds: Vec<f32> = (0..vat.clips.len())
-        .map(|c| ground_speed(choice, &vat, c))
+        .map(|c| ground_speed(choice, &model, &vat, c))
         .collect();
     if motion == Motion::Track && ground_speeds.iter().all(|&s| s == 0.0) {
         motion = Motion::Stand;
@@ -191,6 +194,7 @@ impl Prepared {
             seed,
             motion: self.motion,
             ground_speeds: self.ground_speeds.clone(),
+            behaviour: BehaviourSettings::default(),
         }
     }
 }

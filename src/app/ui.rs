@@ -1,7 +1,7 @@
 //! The egui side panel: what the user can change, and what the renderer reports.
 
 use super::costs_ui::{self, CostsView};
-use crate::render::{History, TechniqueKind, crowd::MAX_INSTANCES};
+use crate::render::{BehaviourSettings, History, TechniqueKind, crowd::MAX_INSTANCES};
 use crate::vat::Vat;
 
 /// What the panel edits. The window applies the changes after each frame's UI.
@@ -18,6 +18,10 @@ pub struct UiState {
     pub vsync: bool,
     pub technique: TechniqueKind,
     pub paused: bool,
+    /// The living crowd: herd or flock, crossfade, gait mix, flock weights.
+    pub behaviour: BehaviourSettings,
+    /// Keep the camera on the herd's centre as it moves.
+    pub follow_herd: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,6 +133,7 @@ pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> Vec<A
                     actions.push(Action::ResetCamera);
                 }
             });
+            behaviour_section(ui, state);
             ui.separator();
 
             let fps = stats.frame_ms.rate().unwrap_or(0.0);
@@ -173,6 +178,33 @@ pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> Vec<A
         });
     });
     actions
+}
+
+/// Behaviour on/off, the crossfade, the herd's gait mix and the flock.
+fn behaviour_section(ui: &mut egui::Ui, state: &mut UiState) {
+    egui::CollapsingHeader::new("Living crowd").default_open(true).show(ui, |ui| {
+        let b = &mut state.behaviour;
+        ui.checkbox(&mut b.enabled, "behaviour (herd / flock)")
+            .on_hover_text("Off: every instance loops its clip on the ring track or circles");
+        ui.add(egui::Slider::new(&mut b.fade, 0.0..=2.0).text("crossfade s"));
+        ui.label("Herd gait mix (horses)");
+        for (w, name) in b.mix.iter_mut().zip(["walk", "gallop", "idle"]) {
+            ui.add(egui::Slider::new(w, 0.0..=1.0).text(name));
+        }
+        ui.checkbox(&mut state.follow_herd, "follow the herd");
+        ui.label("Flock (birds)");
+        let f = &mut b.flock;
+        ui.add(egui::Slider::new(&mut f.w_separation, 0.0..=10.0).text("separation"));
+        ui.add(egui::Slider::new(&mut f.w_alignment, 0.0..=5.0).text("alignment"));
+        ui.add(egui::Slider::new(&mut f.w_cohesion, 0.0..=5.0).text("cohesion"));
+        ui.add(egui::Slider::new(&mut f.max_speed, 1.0..=20.0).text("max speed (sizes/s)"));
+        if state.technique == TechniqueKind::Cpu && state.model == ModelPick::Bird {
+            ui.colored_label(
+                egui::Color32::from_rgb(240, 180, 90),
+                "CPU skinning plays the flap only: it ignores the flock's flap/glide weight (GPU-side)",
+            );
+        }
+    });
 }
 
 /// A small bar graph of the last frame times.

@@ -7,7 +7,9 @@ use super::scene_setup::{ModelChoice, Prepared, prepare};
 use super::ui::{self, Action, ModelPick, UiState};
 use crate::gpu::GpuContext;
 use crate::parity::{Parity, pose_parity};
-use crate::render::{Camera, FrameSettings, History, Renderer, TechniqueKind};
+use crate::render::{
+    BehaviourSettings, Camera, FrameSettings, History, Renderer, RendererConfig, TechniqueKind,
+};
 use std::sync::Arc;
 use std::time::Instant;
 use winit::application::ApplicationHandler;
@@ -220,14 +222,22 @@ impl Running {
             color_space: Default::default(),
         };
         surface.configure(&gpu.device, &config);
+        let behaviour = BehaviourSettings {
+            // A slow frame catches the flock up by at most 4 steps.
+            max_catch_up: Some(4),
+            ..args.behaviour_settings()
+        };
+        let mut renderer_config =
+            prepared.renderer_config(config.width, config.height, count, args.seed, format);
+        renderer_config.behaviour = behaviour;
         let mut renderer = Renderer::new(
             gpu.clone(),
             &prepared.model,
             &prepared.vat,
-            &prepared.renderer_config(config.width, config.height, count, args.seed, format),
+            &renderer_config,
         )?;
         renderer.set_technique(args.technique)?;
-        let camera = renderer.default_camera();
+        let camera = renderer.camera_at(0.0, 1.0);
 
         let egui_ctx = egui::Context::default();
         let egui_state = egui_winit::State::new(
@@ -257,6 +267,8 @@ impl Running {
             vsync,
             technique: args.technique,
             paused: false,
+            behaviour,
+            follow_herd: false,
         };
         Ok(Self {
             window,
@@ -300,10 +312,15 @@ impl Running {
     fn apply(&mut self, action: Action) {
         match action {
             Action::FrameCrowd => {
-                let bounds = self.renderer.crowd_bounds();
-                self.camera.frame(&bounds, self.renderer.targets.aspect());
+                // The herd moves: frame it where it is now.
+                if let Some(c) = self.renderer.herd_camera(self.scene_time, 1.0) {
+                    self.camera = c;
+                } else {
+                    let bounds = self.renderer.crowd_bounds();
+                    self.camera.frame(&bounds, self.renderer.targets.aspect());
+                }
             }
-            Action::ResetCamera => self.camera = self.renderer.default_camera(),
+            Action::ResetCamera => self.camera = self.renderer.camera_at(self.scene_time, 1.0),
             Action::MeasureAll => {
                 let first = self.measure.start(self.renderer.technique_kind());
                 self.switch(first);
@@ -357,13 +374,17 @@ impl Running {
             self.renderer.crowd.seed(),
             self.config.format,
         );
+        let config = RendererConfig {
+            behaviour: self.ui.behaviour,
+            ..config
+        };
         self.renderer = Renderer::new(self.gpu.clone(), &prepared.model, &prepared.vat, &config)?;
         self.parity = None;
         let technique = self.ui.technique;
         self.switch(technique);
         self.ui.clip = prepared.clip;
         self.prepared = prepared;
-        self.camera = self.renderer.default_camera();
+        self.camera = self.renderer.camera_at(self.scene_time, 1.0);
         self.message = None;
         self.window
             .set_title(&format!("Stampede — {}", self.prepared.model.name()));
@@ -458,6 +479,14 @@ impl Running {
         if self.ui.technique != before.technique {
             let kind = self.ui.technique;
             self.switch(kind);
+        }
+        if self.ui.behaviour != before.behaviour {
+            self.renderer.set_behaviour(self.ui.behaviour);
+        }
+        if self.ui.follow_herd
+            && let Some(c) = self.renderer.herd_camera(self.scene_time, 1.0)
+        {
+            self.camera.target = c.target;
         }
         if self.ui.vsync != before.vsync {
             self.config.present_mode = present_mode(self.ui.vsync);

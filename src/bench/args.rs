@@ -38,6 +38,10 @@ pub struct BenchArgs {
     /// Seed of the crowd (placement, phases, clips).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The living crowd (herd or flock, with crossfades); off by default so
+    /// the figures stay comparable with the recorded ones.
+    #[arg(long, value_enum, default_value_t = crate::app::OnOff::Off)]
+    pub behaviour: crate::app::OnOff,
     /// Write the results as JSON.
     #[arg(long)]
     pub json: Option<PathBuf>,
@@ -73,6 +77,7 @@ impl Default for BenchArgs {
             warmup: 10,
             size: (1280, 720),
             seed: 1,
+            behaviour: crate::app::OnOff::Off,
             json: None,
             csv: None,
             chart: None,

@@ -152,8 +152,13 @@ impl Frame<'_> {
     }
 }
 
-/// The fixed camera for a count: above and to the side, the whole crowd in view.
-fn bench_camera(renderer: &Renderer) -> Camera {
+/// The fixed camera for a count: above and to the side, the whole crowd in
+/// view (with behaviour on, the herd where it starts; the flock's box is
+/// the crowd's bounds).
+fn bench_camera(renderer: &mut Renderer) -> Camera {
+    if let Some(c) = renderer.herd_camera(0.0, 1.0) {
+        return c;
+    }
     let mut camera = Camera {
         yaw: 0.6,
         pitch: 0.6,
@@ -193,7 +198,12 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
     let choice = ModelChoice::parse(&args.model);
     let prepared = scene_setup::prepare(&choice, 30.0, Precision::F16, None)?;
     let (width, height) = args.size;
-    let config = prepared.renderer_config(width, height, first_count, args.seed, FORMAT);
+    let mut config = prepared.renderer_config(width, height, first_count, args.seed, FORMAT);
+    // Deterministic: every flock step is run (one 1/60 s step per frame).
+    config.behaviour = crate::render::BehaviourSettings {
+        enabled: args.behaviour.is_on(),
+        ..Default::default()
+    };
     let mut renderer = Renderer::new(gpu.clone(), &prepared.model, &prepared.vat, &config)?;
     let target = gpu.device.create_texture(&wgpu::TextureDescriptor {
         label: Some("bench target"),
@@ -258,7 +268,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
             }
             continue;
         }
-        let camera = bench_camera(&renderer);
+        let camera = bench_camera(&mut renderer);
         for (ti, &kind) in techniques.iter().enumerate() {
             let name = kind.name().to_owned();
             let left = args.budget_s - start.elapsed().as_secs_f64();

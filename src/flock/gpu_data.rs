@@ -3,7 +3,7 @@
 use bytemuck::{Pod, Zeroable};
 
 /// One bird's simulation state.
-/// Keep in sync with `Boid` in shaders/flock.wgsl.
+/// Keep in sync with `Boid` in shaders/boid.wgsl.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
 pub struct Boid {
@@ -13,8 +13,14 @@ pub struct Boid {
     pub vel: [f32; 3],
     /// Smoothed vertical speed (positive = climbing).
     pub climb: f32,
+    /// Smoothed weight of the flap clip (1 = flapping, 0 = gliding), with
+    /// the crossfade time as its time constant.
+    pub flap: f32,
+    /// Smoothed roll into the turn, radians.
+    pub bank: f32,
+    pub _pad: [f32; 2],
 }
-const _: () = assert!(std::mem::size_of::<Boid>() == 32);
+const _: () = assert!(std::mem::size_of::<Boid>() == 48);
 
 /// Simulation parameters for one step.
 /// Keep in sync with `FlockUniform` in shaders/flock.wgsl.
@@ -39,5 +45,10 @@ pub struct FlockUniform {
     pub margin: f32,
     pub w_bounds: f32,
     pub max_accel: f32,
+    /// Time constant of the flap weight (the crossfade time), seconds.
+    pub fade: f32,
+    /// Lateral acceleration that gives a 45° bank.
+    pub bank_accel: f32,
+    pub _pad: [f32; 2],
 }
-const _: () = assert!(std::mem::size_of::<FlockUniform>() == 112);
+const _: () = assert!(std::mem::size_of::<FlockUniform>() == 128);

@@ -29,6 +29,8 @@ pub struct FlockParams {
     pub neighbor_radius: f32,
     /// The box the flock lives in; birds start turning `margin` before a wall.
     pub bounds: Aabb,
+    /// Time constant of the flap/glide weight (the crossfade time), seconds.
+    pub fade: f32,
 }
 
 impl FlockParams {
@@ -43,6 +45,7 @@ impl FlockParams {
             separation_radius: size * 1.2,
             neighbor_radius: size * 3.0,
             bounds,
+            fade: 0.25,
         }
     }
 
@@ -67,6 +70,9 @@ impl FlockParams {
             margin: (size.min_element() * 0.15).max(self.neighbor_radius),
             w_bounds: 2.0,
             max_accel: self.max_speed * 3.0,
+            fade: self.fade,
+            bank_accel: self.max_speed * 1.5,
+            _pad: [0.0; 2],
         }
     }
 }
@@ -103,11 +109,15 @@ pub fn initial_boid(seed: u64, index: u32, params: &FlockParams) -> Boid {
     let pos = b.center() + (Vec3::new(next(), next(), next()) - 0.5) * b.size() * 0.5;
     let heading = Vec3::new(next() - 0.5, (next() - 0.5) * 0.3, next() - 0.5).normalize_or(Vec3::X);
     let vel = heading * params.max_speed * 0.7;
+    let phase = next();
     Boid {
         pos: pos.to_array(),
-        phase: next(),
+        phase,
         vel: vel.to_array(),
         climb: 0.0,
+        flap: if phase < 0.5 { 1.0 } else { 0.0 },
+        bank: 0.0,
+        _pad: [0.0; 2],
     }
 }
 

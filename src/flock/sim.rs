@@ -307,6 +307,17 @@ impl FlockSim {
         }
     }
 
+    /// Which of the two state buffers is current (it flips every step), for
+    /// callers that cache bind groups on [`Self::state`].
+    pub fn state_index(&self) -> usize {
+        self.current
+    }
+
+    /// Puts every bird back in its seeded initial state (time ran backwards).
+    pub fn reset(&mut self, queue: &wgpu::Queue) {
+        self.write_new(queue, 0, self.count);
+    }
+
     /// The buffer holding the current state (`count()` [`Boid`]s).
     pub fn state(&self) -> &wgpu::Buffer {
         &self.states[self.current]

@@ -3,6 +3,7 @@
 //! depends only on its index, so growing the herd keeps everyone in place.
 
 use glam::Vec2;
+use std::f32::consts::TAU;
 
 /// Lateral (x) and along-path (y) stretch of the spiral: herds are longer
 /// than they are wide.
@@ -19,7 +20,11 @@ const GOLDEN_ANGLE: f32 = 2.399_963_3;
 /// (ahead positive), in model units.
 pub fn formation_slot(index: u32, spacing: f32) -> Vec2 {
     let r = SCALE * spacing * (index as f32 + 0.5).sqrt();
-    let a = index as f32 * GOLDEN_ANGLE;
+    // The angle is reduced to [-π, π) in turns before the cosine, so that
+    // the GPU's cos (only accurate on a small range) agrees with the CPU's.
+    // Keep in sync with `formation_slot` in shaders/herd.wgsl.
+    let turns = index as f32 * (GOLDEN_ANGLE / TAU);
+    let a = (turns - turns.floor() - 0.5) * TAU;
     Vec2::new(a.cos(), a.sin()) * r * FORMATION_ASPECT
 }
 

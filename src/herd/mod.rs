@@ -23,7 +23,7 @@
 mod formation;
 mod path;
 
-pub use formation::{FORMATION_ASPECT, formation_slot};
+pub use formation::{FORMATION_ASPECT, formation_extent, formation_slot};
 pub use path::{HerdPath, PATH_SAMPLES};
 
 use glam::{Vec2, Vec3};
@@ -230,28 +230,45 @@ impl Herd {
         table
     }
 
+    /// Where the herd's centre (the slot at the origin, lag 0) is at time
+    /// `t`, and its heading: what the camera aims at.
+    pub fn centre(&mut self, t: f32) -> (Vec2, Vec2) {
+        let table = self.table(t);
+        let (distance, ..) = Self::schedule(&table, t);
+        self.path.at(distance, 0.0)
+    }
+
+    /// Distance, gaits (previous, current) and weight at shifted time `tau`.
+    fn schedule(table: &HerdTable, tau: f32) -> (f32, u32, u32, f32) {
+        let k = (tau / table.segment).floor();
+        let j = ((k as i64 - table.first as i64).clamp(1, TABLE_SEGMENTS as i64 - 1)) as usize;
+        let local = tau - k * table.segment;
+        let (g0, g1) = (table.gait(j - 1), table.gait(j));
+        let (v0, v1) = (
+            table.speeds[Gait::from_index(g0) as usize],
+            table.speeds[Gait::from_index(g1) as usize],
+        );
+        let f = table.fade.max(1e-4);
+        let r = local.clamp(0.0, f);
+        let distance =
+            table.start(j) + v0 * r + (v1 - v0) * r * r / (2.0 * f) + v1 * (local - f).max(0.0);
+        (distance, g0, g1, (local / f).clamp(0.0, 1.0))
+    }
+
     /// Horse `index` at time `t`, from this frame's `table`. This is the CPU
     /// twin of `herd_state` in shaders/herd.wgsl.
     pub fn instance(&self, table: &HerdTable, index: u32, t: f32) -> HorseState {
         let slot = formation_slot(index, table.spacing);
         let lag = (-slot.y / table.lag_speed.max(1e-6)).clamp(-table.speeds[3], table.speeds[3]);
         let tau = t - lag;
-        let k = (tau / table.segment).floor();
-        let j = ((k as i64 - table.first as i64).clamp(1, TABLE_SEGMENTS as i64 - 1)) as usize;
-        let local = tau - k * table.segment;
-        let (g0, g1) = (table.gait(j - 1), table.gait(j));
-        let (v0, v1) = (table.speeds[g0 as usize], table.speeds[g1 as usize]);
-        let f = table.fade.max(1e-4);
-        let r = local.clamp(0.0, f);
-        let distance =
-            table.start(j) + v0 * r + (v1 - v0) * r * r / (2.0 * f) + v1 * (local - f).max(0.0);
+        let (distance, g0, g1, weight) = Self::schedule(table, tau);
         let (position, forward) = self.path.at(distance + slot.y, slot.x);
         HorseState {
             position,
             forward,
             clip: table.clips[Gait::from_index(g1) as usize],
             previous: table.clips[Gait::from_index(g0) as usize],
-            weight: (local / f).clamp(0.0, 1.0),
+            weight,
             distance,
         }
     }

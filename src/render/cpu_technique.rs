@@ -3,7 +3,8 @@
 //! every core) and uploads the positions and normals; the vertex shader only
 //! reads them. The instance count is capped, and the cap is reported.
 
-use super::crowd::{CrowdMirror, instance_pose};
+use super::anim_state::instance_anim;
+use super::crowd::CrowdMirror;
 use super::model_gpu::ModelGpu;
 use super::skinning_technique::skin_layout;
 use super::technique::{
@@ -100,7 +101,7 @@ impl Technique for CpuSkinningTechnique {
     }
 
     fn prepare(&mut self, ctx: &FrameContext<'_>) -> Prepared {
-        self.crowd.update(ctx.device, ctx.crowd, ctx.model);
+        self.crowd.update(ctx);
         let count = ctx.crowd.count().min(self.cap);
         let n = self.model.vertex_count();
         let needed = count as usize * n;
@@ -113,10 +114,17 @@ impl Technique for CpuSkinningTechnique {
         }
         let instances = self.mirror.get(ctx.crowd.seed(), count);
         let (model, clips, frame) = (&*self.model, &self.clips[..], ctx.frame);
-        self.batch.skin(
+        // With behaviour on, the herd's schedule on the CPU: both clips
+        // skinned and blended. Birds play the flap only (the flap weight
+        // lives on the GPU; the panel says so).
+        let view = ctx.behaviour.view();
+        self.batch.skin_blend(
             model,
             count as usize,
-            |i| instance_pose(&instances[i], frame, clips),
+            |i| {
+                let a = instance_anim(&instances[i], i as u32, frame, clips, view);
+                (a.previous, a.current, a.weight)
+            },
             &mut self.positions,
             &mut self.normals,
         );

@@ -29,8 +29,14 @@ pub struct FrameUniform {
     pub ground_y: f32,
     pub instance_count: u32,
     pub clip_count: u32,
+    /// 1 = living crowd (herd or flock), 0 = synchronized loops.
+    pub behaviour: u32,
+    /// Crossfade seconds.
+    pub fade: f32,
+    pub flap_clip: u32,
+    pub glide_clip: u32,
 }
-const _: () = assert!(std::mem::size_of::<FrameUniform>() == 288);
+const _: () = assert!(std::mem::size_of::<FrameUniform>() == 304);
 
 /// `FrameUniform::clip` value meaning "each instance plays its own clip".
 pub const CLIP_MIXED: u32 = u32::MAX;

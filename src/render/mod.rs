@@ -3,6 +3,8 @@
 //!
 //! `Model → Vat → VatResources + ModelGpu + CrowdBuffer → one draw`.
 
+pub mod anim_state;
+pub mod behaviour;
 pub mod bone_technique;
 pub mod camera;
 pub mod cpu_technique;
@@ -24,6 +26,8 @@ use crate::bones::BoneError;
 use crate::gpu::{GpuContext, GpuError};
 use crate::vat::{Vat, VatClip};
 use crate::{Aabb, Model};
+pub use anim_state::{BehaviourSettings, FlockTuning};
+pub use behaviour::{Behaviour, BehaviourKind};
 pub use bone_technique::BoneTextureTechnique;
 pub use camera::Camera;
 pub use cpu_technique::CpuSkinningTechnique;
@@ -80,6 +84,8 @@ pub struct RendererConfig {
     /// Each clip's ground speed in model units per second of clip time
     /// (0 = animate in place).
     pub ground_speeds: Vec<f32>,
+    /// The living crowd (off: the synchronized loops).
+    pub behaviour: BehaviourSettings,
 }
 
 /// The scene, the crowd and the active technique.
@@ -92,6 +98,8 @@ pub struct Renderer {
     scene: Scene,
     pub model: ModelGpu,
     pub crowd: CrowdBuffer,
+    /// The herd or the flock, bound next to the crowd.
+    behaviour: Behaviour,
     /// Every technique built so far (VAT at startup, the others on first
     /// use); switching back is instant and keeps their buffers.
     techniques: Vec<Box<dyn Technique>>,
@@ -192,8 +200,18 @@ impl Renderer {
             ground_y: 0.0,
             clip_count: vat.clips.len() as u32,
         };
+        let behaviour = Behaviour::new(
+            device,
+            &vat.clips,
+            &config.ground_speeds,
+            layout,
+            &vat.bounds,
+            config.seed,
+            config.behaviour,
+        );
         let timer = GpuTimer::new(device, &caps);
         Ok(Self {
+            behaviour,
             targets,
             frame_buffer,
             frame_layout,
@@ -291,6 +309,57 @@ impl Renderer {
         &self.frame_layout
     }
 
+    /// The herd or flock.
+    pub fn behaviour(&self) -> &Behaviour {
+        &self.behaviour
+    }
+
+    /// Changes the living crowd's settings from the next frame.
+    pub fn set_behaviour(&mut self, settings: BehaviourSettings) {
+        self.behaviour.set_settings(settings);
+    }
+
+    /// A view of the herd at scene time `time` (with `playback`): aimed at
+    /// its centre, from ahead and to the side, far enough to see it whole.
+    /// `None` when there is no herd.
+    pub fn herd_camera(&mut self, time: f32, playback: f32) -> Option<Camera> {
+        if !self.behaviour.settings().enabled {
+            return None;
+        }
+        let count = self.crowd.count();
+        let (centre, forward) =
+            self.behaviour
+                .herd_centre(&self.gpu.queue, count, time * playback)?;
+        let extent = self.behaviour.herd_extent(count)?;
+        let size = self.layout.model_size;
+        let right = glam::Vec2::new(-forward.y, forward.x);
+        let dir = forward * 0.75 + right * 0.66;
+        let mut camera = Camera {
+            target: glam::Vec3::new(centre.x, self.layout.ground_y + size * 0.2, centre.y),
+            yaw: dir.x.atan2(dir.y),
+            pitch: 0.22,
+            ..Camera::default()
+        };
+        let half = extent.max_element() + size;
+        camera.frame(
+            &Aabb {
+                min: camera.target - glam::Vec3::new(half, 0.0, half),
+                max: camera.target + glam::Vec3::new(half, size, half),
+            },
+            self.targets.aspect(),
+        );
+        camera.target.y = self.layout.ground_y + size * 0.2;
+        camera.distance *= 0.5;
+        Some(camera)
+    }
+
+    /// The opening view at scene time `time`: the herd's when there is one,
+    /// else [`Self::default_camera`].
+    pub fn camera_at(&mut self, time: f32, playback: f32) -> Camera {
+        self.herd_camera(time, playback)
+            .unwrap_or_else(|| self.default_camera())
+    }
+
     pub fn set_count(&mut self, count: u32) -> Result<(), CrowdError> {
         self.crowd
             .set_count(&self.gpu.device, &self.gpu.queue, count)
@@ -347,13 +416,18 @@ impl Renderer {
         settings: &FrameSettings,
     ) {
         let count = self.crowd.count();
-        let uniform = scene::frame_uniform(
+        let mut uniform = scene::frame_uniform(
             camera.view_proj(self.targets.aspect()),
             camera.eye(),
             settings,
             &self.layout,
             count,
         );
+        // The herd's table or the flock's steps (recorded before the pass).
+        let started = Instant::now();
+        self.behaviour
+            .update(&self.gpu.device, &self.gpu.queue, encoder, &mut uniform);
+        let behaviour_s = started.elapsed().as_secs_f64();
         self.gpu
             .queue
             .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&uniform));
@@ -366,8 +440,9 @@ impl Renderer {
             crowd: &self.crowd,
             model: &self.model,
             frame: &uniform,
+            behaviour: &self.behaviour,
         });
-        let mut cpu_s = started.elapsed().as_secs_f64();
+        let mut cpu_s = started.elapsed().as_secs_f64() + behaviour_s;
         let (view, resolve) = match &self.targets.msaa {
             Some(msaa) => (msaa, Some(target)),
             None => (target, None),

@@ -118,6 +118,11 @@ pub fn frame_uniform(
         ground_y: layout.ground_y,
         instance_count: count,
         clip_count: layout.clip_count,
+        // The renderer fills these from its `Behaviour` each frame.
+        behaviour: 0,
+        fade: 0.25,
+        flap_clip: 0,
+        glide_clip: 0,
     }
 }
 

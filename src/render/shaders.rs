@@ -12,14 +12,18 @@ pub const VAT: &str = concat!(
     include_str!("../../shaders/vat.wgsl"),
 );
 
-/// Builds a crowd module: common + technique + the technique's own files +
-/// the shared crowd stages + the technique's `vs_main` file.
+/// Builds a crowd module: common + technique + the shared crowd stages
+/// (crowd, boid, herd, behaviour) + the technique's own files and its
+/// `vs_main` file.
 macro_rules! crowd_module {
     ($($file:literal),*) => {
         concat!(
             include_str!("../../shaders/common.wgsl"),
             include_str!("../../shaders/technique.wgsl"),
             include_str!("../../shaders/crowd.wgsl"),
+            include_str!("../../shaders/boid.wgsl"),
+            include_str!("../../shaders/herd.wgsl"),
+            include_str!("../../shaders/behaviour.wgsl"),
             $(include_str!(concat!("../../shaders/", $file)),)*
         )
     };
@@ -46,8 +50,15 @@ pub const SKY: &str = concat!(
     include_str!("../../shaders/sky.wgsl"),
 );
 
+/// The herd's schedule and path on the GPU (`herd_state`), standalone so
+/// tests/herd_gpu.rs runs it against `Herd::instance`.
+pub const HERD: &str = include_str!("../../shaders/herd.wgsl");
+
 /// The boids simulation's compute passes (standalone).
-pub const FLOCK: &str = include_str!("../../shaders/flock.wgsl");
+pub const FLOCK: &str = concat!(
+    include_str!("../../shaders/boid.wgsl"),
+    include_str!("../../shaders/flock.wgsl"),
+);
 
 /// (name, composed source) of every module the runtime builds.
 pub const SHADERS: &[(&str, &str)] = &[
@@ -60,6 +71,7 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("sky", SKY),
     ("vat", VAT),
     ("flock", FLOCK),
+    ("herd", HERD),
 ];
 
 /// The composed source of a module by name.

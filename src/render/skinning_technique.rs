@@ -4,8 +4,14 @@
 //! [`crowd::instance_pose`](super::crowd::instance_pose)) on every core,
 //! writes all palettes into one reused Vec, uploads them with ONE
 //! `write_buffer`, and the vertex shader blends four joints. One draw.
+//!
+//! With behaviour on, every instance gets TWO palettes (the previous clip's
+//! and the current one's, from the herd's schedule mirrored on the CPU, or
+//! glide and flap for birds) and the shader blends them with the weight
+//! `anim_state` computes on the GPU: the honest CPU cost of a crossfade here.
 
-use super::crowd::{CrowdMirror, instance_pose};
+use super::anim_state::instance_anim;
+use super::crowd::CrowdMirror;
 use super::gpu_data::JOINT_ROWS_BYTES;
 use super::model_gpu::ModelGpu;
 use super::skin_data::SkinData;
@@ -111,10 +117,13 @@ impl Technique for SkinningTechnique {
     }
 
     fn prepare(&mut self, ctx: &FrameContext<'_>) -> Prepared {
-        self.crowd.update(ctx.device, ctx.crowd, ctx.model);
-        let count = ctx.crowd.count().min(self.cap);
+        self.crowd.update(ctx);
+        let blend = ctx.frame.behaviour != 0;
+        let per_instance = if blend { 2 } else { 1 };
+        let count = ctx.crowd.count().min(self.cap / per_instance);
         let joints = self.joints();
-        let needed = count as usize * joints;
+        let palettes = count as usize * per_instance as usize;
+        let needed = palettes * joints;
         if self.palettes.len() < needed {
             // Geometric growth, so a rising count reallocates rarely.
             let grown = needed.max(self.palettes.len() * 2);
@@ -132,12 +141,14 @@ impl Technique for SkinningTechnique {
                 ];
             }
         } else {
-            self.batch.palettes(
-                model,
-                count as usize,
-                |i| instance_pose(&instances[i], frame, clips),
-                &mut self.palettes,
-            );
+            let view = ctx.behaviour.view();
+            // Palette 2i is instance i's previous clip, 2i + 1 its current.
+            let at = |i: usize| {
+                let (n, which) = if blend { (i / 2, i % 2) } else { (i, 1) };
+                let a = instance_anim(&instances[n], n as u32, frame, clips, view);
+                if which == 0 { a.previous } else { a.current }
+            };
+            self.batch.palettes(model, palettes, at, &mut self.palettes);
         }
         let bytes = needed as u64 * JOINT_ROWS_BYTES;
         if let Some(buffer) = grow_buffer(

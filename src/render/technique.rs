@@ -3,6 +3,7 @@
 //! bind group (group 2), the clip table, bind-group-layout entries and the
 //! crowd pipeline.
 
+use super::behaviour::Behaviour;
 use super::crowd::CrowdBuffer;
 use super::gpu_data::{FrameUniform, StaticVertex, VatClipGpu};
 use super::model_gpu::ModelGpu;
@@ -105,6 +106,8 @@ pub struct FrameContext<'a> {
     pub model: &'a ModelGpu,
     /// This frame's uniform (already written): time, clip, spread, count.
     pub frame: &'a FrameUniform,
+    /// The herd or flock (bound in group 2; the CPU techniques mirror it).
+    pub behaviour: &'a Behaviour,
 }
 
 /// Everything a technique needs to be built (at startup or on a switch).
@@ -246,6 +249,10 @@ pub fn crowd_layout(device: &wgpu::Device, label: &'static str) -> wgpu::BindGro
                 ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
                 count: None,
             },
+            // The herd table, the herd path and the flock (behaviour.rs).
+            uniform_entry(3),
+            storage_entry(4),
+            storage_entry(5),
         ],
     })
 }
@@ -255,7 +262,9 @@ pub fn crowd_bind_group(
     layout: &wgpu::BindGroupLayout,
     crowd: &CrowdBuffer,
     model: &ModelGpu,
+    behaviour: &Behaviour,
 ) -> wgpu::BindGroup {
+    let [table, path, boids] = behaviour.buffers();
     device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("crowd bind group"),
         layout,
@@ -272,21 +281,36 @@ pub fn crowd_bind_group(
                 binding: 2,
                 resource: wgpu::BindingResource::Sampler(&model.sampler),
             },
+            wgpu::BindGroupEntry {
+                binding: 3,
+                resource: table.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 4,
+                resource: path.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 5,
+                resource: boids.as_entire_binding(),
+            },
         ],
     })
 }
 
-/// Group 2 of a technique, rebuilt only when the crowd buffer was replaced.
+/// Group 2 of a technique, rebuilt only when the crowd buffer or a
+/// behaviour buffer was replaced. The flock's state alternates between two
+/// buffers, so the last two groups are kept.
 pub struct CrowdGroup {
     layout: wgpu::BindGroupLayout,
-    group: Option<(u64, wgpu::BindGroup)>,
+    /// (crowd generation, behaviour key, group), most recent last.
+    groups: Vec<(u64, u64, wgpu::BindGroup)>,
 }
 
 impl CrowdGroup {
     pub fn new(device: &wgpu::Device, label: &'static str) -> Self {
         Self {
             layout: crowd_layout(device, label),
-            group: None,
+            groups: Vec::with_capacity(2),
         }
     }
 
@@ -294,19 +318,28 @@ impl CrowdGroup {
         &self.layout
     }
 
-    pub fn update(&mut self, device: &wgpu::Device, crowd: &CrowdBuffer, model: &ModelGpu) {
-        if self
-            .group
-            .as_ref()
-            .is_none_or(|(g, _)| *g != crowd.generation)
-        {
-            let group = crowd_bind_group(device, &self.layout, crowd, model);
-            self.group = Some((crowd.generation, group));
+    pub fn update(&mut self, ctx: &FrameContext<'_>) {
+        let key = (ctx.crowd.generation, ctx.behaviour.binding_key());
+        if let Some(i) = self.groups.iter().position(|(c, b, _)| (*c, *b) == key) {
+            let g = self.groups.remove(i);
+            self.groups.push(g);
+            return;
         }
+        let group = crowd_bind_group(
+            ctx.device,
+            &self.layout,
+            ctx.crowd,
+            ctx.model,
+            ctx.behaviour,
+        );
+        if self.groups.len() >= 2 {
+            self.groups.remove(0);
+        }
+        self.groups.push((key.0, key.1, group));
     }
 
     pub fn get(&self) -> Option<&wgpu::BindGroup> {
-        self.group.as_ref().map(|(_, g)| g)
+        self.groups.last().map(|(_, _, g)| g)
     }
 }
 

@@ -217,7 +217,7 @@ impl Technique for VatTechnique {
     }
 
     fn prepare(&mut self, ctx: &FrameContext<'_>) -> Prepared {
-        self.crowd.update(ctx.device, ctx.crowd, ctx.model);
+        self.crowd.update(ctx);
         Prepared {
             drawn: ctx.crowd.count(),
             upload_bytes: 0,

@@ -1,0 +1,76 @@
+// One animation state per instance, computed on the GPU from the frame time:
+// where it is, which two clips it blends, at which clip times and weight.
+// Behaviour off: the synchronized loops (`place`, weight 1). Horses with
+// behaviour on: the herd (`herd_state`). Birds with behaviour on: the flock
+// simulated by flock.wgsl (position, heading and bank from the boid, flap
+// and glide blended by its smoothed flap weight).
+// Composed after crowd.wgsl, boid.wgsl and herd.wgsl. The CPU mirror is
+// `render::anim_state::instance_anim`.
+
+// The flock's current state (a one-bird placeholder when there is none).
+@group(2) @binding(5) var<storage, read> boids: array<Boid>;
+
+struct AnimState {
+    place: Placement,
+    // Current clip, its clip time, and its weight against `previous`.
+    clip: u32,
+    time: f32,
+    previous: u32,
+    previous_time: f32,
+    weight: f32,
+};
+
+// Clip time of clip `clip_index` for an instance, at `rate` seconds of clip
+// per second of scene time.
+fn behaviour_clip_time(inst: Instance, clip_index: u32, rate: f32) -> f32 {
+    let clip = vat_clips[clip_index];
+    return frame.time * rate + inst.time_offset * frame.spread * clip.duration;
+}
+
+fn anim_state(index: u32, inst: Instance) -> AnimState {
+    var a: AnimState;
+    let last_clip = max(frame.clip_count, 1u) - 1u;
+    if frame.behaviour != 0u && frame.motion == 0u {
+        // The herd. A horse of scale s strides 1/s as often: the same ground
+        // speed with planted feet whatever its size.
+        let h = herd_state(index, frame.time * frame.playback);
+        a.place.origin = vec3<f32>(h.position.x, frame.ground_y, h.position.y);
+        a.place.forward = vec3<f32>(h.forward.x, 0.0, h.forward.y);
+        a.place.up = vec3<f32>(0.0, 1.0, 0.0);
+        a.clip = min(h.clip, last_clip);
+        a.previous = min(h.previous, last_clip);
+        a.weight = h.weight;
+        let rate = frame.playback / max(inst.scale, 1e-3);
+        a.time = behaviour_clip_time(inst, a.clip, rate);
+        a.previous_time = behaviour_clip_time(inst, a.previous, rate);
+        return a;
+    }
+    if frame.behaviour != 0u && frame.motion == 1u {
+        // The flock.
+        let b = boids[min(index, arrayLength(&boids) - 1u)];
+        let speed = length(b.vel);
+        let fwd = select(vec3<f32>(0.0, 0.0, 1.0), b.vel / speed, speed > 1e-6);
+        var side = cross(vec3<f32>(0.0, 1.0, 0.0), fwd);
+        let sl = length(side);
+        side = select(vec3<f32>(1.0, 0.0, 0.0), side / sl, sl > 1e-4);
+        let level_up = cross(fwd, side);
+        a.place.origin = b.pos;
+        a.place.forward = fwd;
+        a.place.up = level_up * cos(b.bank) + side * sin(b.bank);
+        a.clip = min(frame.flap_clip, last_clip);
+        a.previous = min(frame.glide_clip, last_clip);
+        a.weight = clamp(b.flap, 0.0, 1.0);
+        a.time = behaviour_clip_time(inst, a.clip, frame.playback);
+        a.previous_time = behaviour_clip_time(inst, a.previous, frame.playback);
+        return a;
+    }
+    let clip_index = instance_clip(inst);
+    let clip = vat_clips[clip_index];
+    a.place = loop_placement(inst, clip);
+    a.clip = clip_index;
+    a.previous = clip_index;
+    a.time = instance_clip_time(inst, clip);
+    a.previous_time = a.time;
+    a.weight = 1.0;
+    return a;
+}

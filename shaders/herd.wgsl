@@ -1,0 +1,110 @@
+// The herd on the GPU: every horse's gait, crossfade weight, distance and
+// place from the frame's schedule table and the path. This mirrors
+// `herd::Herd::instance` (and `HerdPath::at`, `formation_slot`) exactly;
+// tests/herd_gpu.rs compares them. Keep `HerdTable` in sync with
+// `herd::HerdTable`. Standalone: composed before behaviour.wgsl.
+
+struct HerdTable {
+    // Gait (0 walk, 1 gallop, 2 idle) of segment first + j, four per vec4.
+    gaits: array<vec4<u32>, 4>,
+    // Herd distance at the start of segment first + j.
+    starts: array<vec4<f32>, 4>,
+    first: i32,
+    segment: f32,
+    fade: f32,
+    lag_speed: f32,
+    // Ground speed per gait, and the largest lag in w.
+    speeds: vec4<f32>,
+    // Clip per gait.
+    clips: vec4<u32>,
+    path_length: f32,
+    spacing: f32,
+    _pad0: f32,
+    _pad1: f32,
+};
+
+@group(2) @binding(3) var<uniform> herd: HerdTable;
+// [x, z, tangent x, tangent z] at equal arc length (`HerdPath::samples`).
+@group(2) @binding(4) var<storage, read> herd_path: array<vec4<f32>>;
+
+const HERD_SEGMENTS: i32 = 16;
+const FORMATION_ASPECT: vec2<f32> = vec2<f32>(0.75, 1.7);
+const FORMATION_SCALE: f32 = 0.75;
+const GOLDEN_ANGLE: f32 = 2.3999633;
+const HERD_TAU: f32 = 6.2831855;
+
+struct HerdState {
+    // Ground position (x, z) and unit heading (x, z).
+    position: vec2<f32>,
+    forward: vec2<f32>,
+    clip: u32,
+    previous: u32,
+    // Weight of `clip` (1 = fully the current clip).
+    weight: f32,
+    distance: f32,
+};
+
+// Slot of horse `index` relative to the herd's centre: x across, y along.
+fn formation_slot(index: u32, spacing: f32) -> vec2<f32> {
+    let r = FORMATION_SCALE * spacing * sqrt(f32(index) + 0.5);
+    let turns = f32(index) * (GOLDEN_ANGLE / HERD_TAU);
+    let a = (turns - floor(turns) - 0.5) * HERD_TAU;
+    return vec2<f32>(cos(a), sin(a)) * r * FORMATION_ASPECT;
+}
+
+// Position (xy) and heading (zw) at distance `s` along the path, `lateral`
+// to the right.
+fn herd_path_at(s: f32, lateral: f32) -> vec4<f32> {
+    let n = arrayLength(&herd_path);
+    let w = s / herd.path_length;
+    var fr = w - trunc(w);
+    if fr < 0.0 {
+        fr += 1.0;
+    }
+    let u = fr * f32(n);
+    let i0 = min(u32(floor(u)), n - 1u);
+    let i1 = (i0 + 1u) % n;
+    let f = u - f32(i0);
+    let a = herd_path[i0];
+    let b = herd_path[i1];
+    let p = mix(a.xy, b.xy, f);
+    let tl = mix(a.zw, b.zw, f);
+    let len = length(tl);
+    let t = select(vec2<f32>(1.0, 0.0), tl / len, len > 0.0);
+    let right = vec2<f32>(-t.y, t.x);
+    return vec4<f32>(p + right * lateral, t);
+}
+
+fn herd_gait(j: u32) -> u32 {
+    return herd.gaits[j / 4u][j % 4u];
+}
+
+fn herd_start(j: u32) -> f32 {
+    return herd.starts[j / 4u][j % 4u];
+}
+
+// Horse `index` at herd time `t` (the CPU twin is `Herd::instance`).
+fn herd_state(index: u32, t: f32) -> HerdState {
+    let slot = formation_slot(index, herd.spacing);
+    let lag = clamp(-slot.y / max(herd.lag_speed, 1e-6), -herd.speeds.w, herd.speeds.w);
+    let tau = t - lag;
+    let k = floor(tau / herd.segment);
+    let j = u32(clamp(i32(k) - herd.first, 1, HERD_SEGMENTS - 1));
+    let local = tau - k * herd.segment;
+    let g0 = min(herd_gait(j - 1u), 2u);
+    let g1 = min(herd_gait(j), 2u);
+    let v0 = herd.speeds[g0];
+    let v1 = herd.speeds[g1];
+    let f = max(herd.fade, 1e-4);
+    let r = clamp(local, 0.0, f);
+    let distance = herd_start(j) + v0 * r + (v1 - v0) * r * r / (2.0 * f) + v1 * max(local - f, 0.0);
+    let at = herd_path_at(distance + slot.y, slot.x);
+    var h: HerdState;
+    h.position = at.xy;
+    h.forward = at.zw;
+    h.clip = herd.clips[g1];
+    h.previous = herd.clips[g0];
+    h.weight = clamp(local / f, 0.0, 1.0);
+    h.distance = distance;
+    return h;
+}

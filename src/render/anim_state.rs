@@ -1,0 +1,222 @@
+//! The living crowd's settings and the CPU mirror of `anim_state` in
+//! shaders/behaviour.wgsl: which two clips an instance blends, at which clip
+//! times, with which weight. Plain data, no wgpu: the CPU techniques (live
+//! skinning's two palettes, CPU skinning's blend) and the tests use it.
+
+use super::crowd::{instance_pose, pose_time};
+use super::gpu_data::{FrameUniform, Instance};
+use crate::herd::{Herd, HerdParams, HerdTable};
+use crate::pose_batch::ClipTime;
+use crate::vat::VatClip;
+
+/// The flock's tunables (the rest comes from the model's size).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlockTuning {
+    pub w_separation: f32,
+    pub w_alignment: f32,
+    pub w_cohesion: f32,
+    /// Top speed in model sizes per second.
+    pub max_speed: f32,
+}
+
+impl Default for FlockTuning {
+    fn default() -> Self {
+        Self {
+            w_separation: 3.0,
+            w_alignment: 1.0,
+            w_cohesion: 0.6,
+            max_speed: 8.0,
+        }
+    }
+}
+
+/// What the panel and the command line set for the living crowd.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BehaviourSettings {
+    /// Off = the synchronized loops (one clip, ring track or circles).
+    pub enabled: bool,
+    /// Crossfade seconds (pose, herd speed, and the flap weight's lag).
+    pub fade: f32,
+    /// Relative weights of walk, gallop and idle in the herd's schedule.
+    pub mix: [f32; 3],
+    pub flock: FlockTuning,
+    /// The most flock steps (1/60 s) a frame may run to catch up with the
+    /// time; `None` runs them all, so a frame at time T is always the state
+    /// after round(T × 60) steps from the seed (screenshots, tests, bench).
+    pub max_catch_up: Option<u32>,
+}
+
+impl Default for BehaviourSettings {
+    fn default() -> Self {
+        Self {
+            enabled: false,
+            fade: 0.25,
+            mix: [0.45, 0.35, 0.2],
+            flock: FlockTuning::default(),
+            max_catch_up: None,
+        }
+    }
+}
+
+impl BehaviourSettings {
+    pub fn on() -> Self {
+        Self {
+            enabled: true,
+            ..Self::default()
+        }
+    }
+}
+
+/// Seconds of a herd schedule segment (a gait's run).
+pub const HERD_SEGMENT_S: f32 = 6.0;
+
+/// Which clips a model's herd uses, found by name, with their speeds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HerdClips {
+    /// Walk, gallop, idle.
+    pub clips: [u32; 3],
+    pub speeds: [f32; 3],
+    /// False when the model has no idle clip (its weight is then 0).
+    pub has_idle: bool,
+}
+
+fn find(clips: &[VatClip], words: &[&str]) -> Option<u32> {
+    words.iter().find_map(|w| {
+        clips
+            .iter()
+            .position(|c| c.name.to_lowercase().contains(w))
+            .map(|i| i as u32)
+    })
+}
+
+impl HerdClips {
+    /// The walk, gallop and idle clips of a model (a run or trot stands in
+    /// for the gallop, a survey or graze for the idle), or `None` when it has
+    /// neither a walk nor a gallop that travels.
+    pub fn find(clips: &[VatClip], ground_speeds: &[f32]) -> Option<Self> {
+        let walk = find(clips, &["walk"]);
+        let gallop = find(clips, &["gallop", "run", "trot"]);
+        let (walk, gallop) = match (walk, gallop) {
+            (Some(w), Some(g)) => (w, g),
+            (Some(w), None) => (w, w),
+            (None, Some(g)) => (g, g),
+            (None, None) => return None,
+        };
+        let speed = |c: u32| ground_speeds.get(c as usize).copied().unwrap_or(0.0);
+        if speed(walk) <= 0.0 && speed(gallop) <= 0.0 {
+            return None;
+        }
+        let idle = find(clips, &["idle", "graze", "survey", "stand", "eat"]);
+        Some(Self {
+            clips: [walk, gallop, idle.unwrap_or(walk)],
+            speeds: [speed(walk), speed(gallop), 0.0],
+            has_idle: idle.is_some(),
+        })
+    }
+
+    /// The herd's parameters for a model `length` long (its longer
+    /// horizontal extent).
+    pub fn params(&self, seed: u64, settings: &BehaviourSettings, length: f32) -> HerdParams {
+        let spacing = 1.25 * length.max(1e-3);
+        let mut mix = settings.mix.map(|w| w.max(0.0));
+        if !self.has_idle {
+            mix[2] = 0.0;
+        }
+        HerdParams {
+            seed,
+            clips: self.clips,
+            speeds: self.speeds,
+            mix,
+            segment: HERD_SEGMENT_S,
+            fade: settings.fade.max(1e-3),
+            spacing,
+            // A gait change sweeps back through the herd at 4 spacings/s.
+            lag_speed: 4.0 * spacing,
+        }
+    }
+}
+
+/// The birds' flap and glide clips, by name (the flap stands in for a
+/// missing glide).
+pub fn bird_clips(clips: &[VatClip]) -> Option<(u32, u32)> {
+    let flap = find(clips, &["flap", "fly"])?;
+    Some((flap, find(clips, &["glide", "soar"]).unwrap_or(flap)))
+}
+
+/// What the behaviour is this frame, for the CPU mirror.
+#[derive(Clone, Copy)]
+pub enum BehaviourView<'a> {
+    /// Synchronized loops.
+    Off,
+    /// The herd, with this frame's table.
+    Herd {
+        herd: &'a Herd,
+        table: &'a HerdTable,
+    },
+    /// The flock (the blend weight lives on the GPU).
+    Flock { flap: u32, glide: u32 },
+}
+
+/// The two clips an instance blends this frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AnimClips {
+    /// The clip fading out, and its clip time (exact, not lerped).
+    pub previous: ClipTime,
+    /// The clip fading in.
+    pub current: ClipTime,
+    /// Weight of `current`; for the flock the CPU does not know it (the
+    /// GPU's smoothed flap weight) and says 1.
+    pub weight: f32,
+}
+
+fn clip_pose(
+    clips: &[VatClip],
+    clip: u32,
+    inst: &Instance,
+    frame: &FrameUniform,
+    rate: f32,
+) -> ClipTime {
+    let last = frame.clip_count.max(1) - 1;
+    match clips.get(clip.min(last) as usize) {
+        Some(c) => {
+            let t = frame.time * rate + inst.time_offset * frame.spread * c.duration;
+            (c.source, pose_time(c, t))
+        }
+        None => (None, 0.0),
+    }
+}
+
+/// Instance `index`'s clips this frame, computed as `anim_state` in
+/// shaders/behaviour.wgsl does (keep in sync).
+pub fn instance_anim(
+    inst: &Instance,
+    index: u32,
+    frame: &FrameUniform,
+    clips: &[VatClip],
+    view: BehaviourView<'_>,
+) -> AnimClips {
+    match view {
+        BehaviourView::Herd { herd, table } if frame.behaviour != 0 => {
+            let h = herd.instance(table, index, frame.time * frame.playback);
+            let rate = frame.playback / inst.scale.max(1e-3);
+            AnimClips {
+                previous: clip_pose(clips, h.previous, inst, frame, rate),
+                current: clip_pose(clips, h.clip, inst, frame, rate),
+                weight: h.weight,
+            }
+        }
+        BehaviourView::Flock { flap, glide } if frame.behaviour != 0 => AnimClips {
+            previous: clip_pose(clips, glide, inst, frame, frame.playback),
+            current: clip_pose(clips, flap, inst, frame, frame.playback),
+            weight: 1.0,
+        },
+        _ => {
+            let pose = instance_pose(inst, frame, clips);
+            AnimClips {
+                previous: pose,
+                current: pose,
+                weight: 1.0,
+            }
+        }
+    }
+}

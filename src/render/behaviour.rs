@@ -1,0 +1,316 @@
+//! The living crowd's GPU objects: the herd's schedule table (one small
+//! uniform per frame) and path samples, and the flock's simulation. They
+//! are bound in group 2 of every crowd shader (bindings 3, 4 and 5), next to
+//! the instances, so every technique draws the same herd or flock.
+//!
+//! Per frame the CPU writes one [`HerdTable`] (192 bytes) or records the
+//! flock's fixed 1/60 s steps: nothing per instance.
+
+use super::anim_state::{BehaviourSettings, BehaviourView, HerdClips, bird_clips};
+use super::crowd::Motion;
+use super::gpu_data::FrameUniform;
+use super::scene::CrowdLayout;
+use crate::Aabb;
+use crate::flock::{Boid, FlockParams, FlockSim};
+use crate::herd::{Herd, HerdTable, PATH_SAMPLES};
+use crate::vat::VatClip;
+use glam::{Vec2, Vec3};
+
+/// Seconds of one flock step.
+pub const FLOCK_STEP_S: f32 = 1.0 / 60.0;
+
+/// What the crowd does with behaviour on, decided by the model.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BehaviourKind {
+    /// No herd or flock for this model: behaviour on changes nothing.
+    None,
+    Herd(HerdClips),
+    /// Flap and glide clips.
+    Flock(u32, u32),
+}
+
+/// The herd table and path, the flock, and the settings they follow.
+pub struct Behaviour {
+    settings: BehaviourSettings,
+    kind: BehaviourKind,
+    seed: u64,
+    /// The model's longer horizontal extent (herd spacing).
+    length: f32,
+    layout: CrowdLayout,
+    herd: Option<(Herd, u32)>,
+    table: Option<HerdTable>,
+    table_buffer: wgpu::Buffer,
+    path_buffer: wgpu::Buffer,
+    flock: Option<FlockSim>,
+    placeholder_boids: wgpu::Buffer,
+    /// Flock steps taken since the seeded state.
+    flock_steps: u64,
+    /// Bumped whenever a bound buffer is replaced.
+    generation: u64,
+    active: bool,
+}
+
+impl Behaviour {
+    pub fn new(
+        device: &wgpu::Device,
+        clips: &[VatClip],
+        ground_speeds: &[f32],
+        layout: CrowdLayout,
+        bounds: &Aabb,
+        seed: u64,
+        settings: BehaviourSettings,
+    ) -> Self {
+        let kind = match layout.motion {
+            Motion::Track => HerdClips::find(clips, ground_speeds)
+                .map_or(BehaviourKind::None, BehaviourKind::Herd),
+            Motion::Flock => {
+                bird_clips(clips).map_or(BehaviourKind::None, |(f, g)| BehaviourKind::Flock(f, g))
+            }
+            Motion::Stand => BehaviourKind::None,
+        };
+        let extent = bounds.max - bounds.min;
+        let buffer = |label, size, usage| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size,
+                usage: usage | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        };
+        Self {
+            settings,
+            kind,
+            seed,
+            length: extent.x.max(extent.z),
+            layout,
+            herd: None,
+            table: None,
+            table_buffer: buffer(
+                "herd table",
+                std::mem::size_of::<HerdTable>() as u64,
+                wgpu::BufferUsages::UNIFORM,
+            ),
+            path_buffer: buffer(
+                "herd path",
+                (PATH_SAMPLES * 16) as u64,
+                wgpu::BufferUsages::STORAGE,
+            ),
+            flock: None,
+            placeholder_boids: buffer(
+                "no flock",
+                std::mem::size_of::<Boid>() as u64,
+                wgpu::BufferUsages::STORAGE,
+            ),
+            flock_steps: 0,
+            generation: 0,
+            active: false,
+        }
+    }
+
+    pub fn settings(&self) -> &BehaviourSettings {
+        &self.settings
+    }
+
+    pub fn kind(&self) -> BehaviourKind {
+        self.kind
+    }
+
+    /// Changes the settings; the herd is rebuilt when its schedule changes
+    /// (it then jumps: its distance is a function of the schedule) and the
+    /// flock takes the new parameters from its next step.
+    pub fn set_settings(&mut self, settings: BehaviourSettings) {
+        if settings.fade != self.settings.fade || settings.mix != self.settings.mix {
+            self.herd = None;
+        }
+        self.settings = settings;
+    }
+
+    /// True when the herd or the flock draws this frame.
+    pub fn active(&self) -> bool {
+        self.active
+    }
+
+    /// The flock's box: above the field, as wide as the crowd's layout.
+    pub fn flock_bounds(&self, count: u32) -> Aabb {
+        let r = self.layout.field_radius(count);
+        let size = self.layout.model_size;
+        Aabb {
+            min: Vec3::new(-r, self.layout.ground_y + size * 2.0, -r),
+            max: Vec3::new(r, self.layout.ground_y + size * 16.0, r),
+        }
+    }
+
+    fn flock_params(&self, count: u32) -> FlockParams {
+        let size = self.layout.model_size;
+        let t = self.settings.flock;
+        FlockParams {
+            w_separation: t.w_separation,
+            w_alignment: t.w_alignment,
+            w_cohesion: t.w_cohesion,
+            max_speed: t.max_speed * size,
+            fade: self.settings.fade.max(1e-3),
+            ..FlockParams::for_size(size, self.flock_bounds(count))
+        }
+    }
+
+    /// The herd for `count` horses. Its path is sized for the count, so a
+    /// new count rebuilds it (and the herd jumps to its place on the new
+    /// path); the path samples are uploaded only then.
+    fn herd_for(&mut self, queue: &wgpu::Queue, clips: HerdClips, count: u32) -> &mut Herd {
+        if self.herd.as_ref().is_none_or(|(_, c)| *c != count) {
+            let params = clips.params(self.seed, &self.settings, self.length);
+            let herd = Herd::new(params, count);
+            queue.write_buffer(
+                &self.path_buffer,
+                0,
+                bytemuck::cast_slice(&herd.path.samples),
+            );
+            self.herd = Some((herd, count));
+        }
+        let (herd, _) = self.herd.as_mut().expect("the herd was just built");
+        herd
+    }
+
+    /// Per-frame work, before the frame's render pass: writes the herd
+    /// table, or records the flock steps that bring it to `frame.time`, and
+    /// fills the behaviour fields of `frame`.
+    pub fn update(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &mut FrameUniform,
+    ) {
+        frame.fade = self.settings.fade;
+        self.active = self.settings.enabled && self.kind != BehaviourKind::None;
+        frame.behaviour = self.active as u32;
+        if !self.active {
+            return;
+        }
+        let count = frame.instance_count.max(1);
+        match self.kind {
+            BehaviourKind::None => {}
+            BehaviourKind::Herd(clips) => {
+                let t = frame.time * frame.playback;
+                let herd = self.herd_for(queue, clips, count);
+                let table = herd.table(t);
+                // The herd roams a path wider than the ring track: the field
+                // (and its fog) is sized for the path.
+                frame.field_radius = herd.path.radius * 1.25;
+                frame.fog[0] = 1.0 / (frame.field_radius * 3.0 + frame.model_size * 20.0);
+                queue.write_buffer(&self.table_buffer, 0, bytemuck::bytes_of(&table));
+                self.table = Some(table);
+            }
+            BehaviourKind::Flock(flap, glide) => {
+                frame.flap_clip = flap;
+                frame.glide_clip = glide;
+                self.step_flock(device, queue, encoder, frame.time, count);
+            }
+        }
+    }
+
+    fn step_flock(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        time: f32,
+        count: u32,
+    ) {
+        let params = self.flock_params(count);
+        let sim = match &mut self.flock {
+            Some(sim) => {
+                let before = sim.generation;
+                if sim.count() != count {
+                    sim.set_count(device, queue, count);
+                }
+                if *sim.params() != params {
+                    sim.set_params(device, params);
+                }
+                if sim.generation != before {
+                    self.generation += 1;
+                }
+                sim
+            }
+            None => {
+                self.generation += 1;
+                self.flock_steps = 0;
+                self.flock
+                    .insert(FlockSim::new(device, queue, count, self.seed, params))
+            }
+        };
+        let target = (time.max(0.0) / FLOCK_STEP_S).round() as u64;
+        if target < self.flock_steps {
+            // Time went back (a reset): start again from the seed.
+            sim.reset(queue);
+            self.flock_steps = 0;
+        }
+        let needed = target - self.flock_steps;
+        let steps = match self.settings.max_catch_up {
+            Some(max) => needed.min(max as u64),
+            None => needed,
+        };
+        sim.step(queue, encoder, FLOCK_STEP_S, steps as u32);
+        // Steps a slow frame could not catch up are dropped, not owed.
+        self.flock_steps = target;
+    }
+
+    /// What the CPU mirror needs this frame.
+    pub fn view(&self) -> BehaviourView<'_> {
+        if !self.active {
+            return BehaviourView::Off;
+        }
+        match (self.kind, &self.herd, &self.table) {
+            (BehaviourKind::Herd(_), Some((herd, _)), Some(table)) => {
+                BehaviourView::Herd { herd, table }
+            }
+            (BehaviourKind::Flock(flap, glide), ..) => BehaviourView::Flock { flap, glide },
+            _ => BehaviourView::Off,
+        }
+    }
+
+    /// The herd's centre and heading at time `t` (herd time), when this
+    /// model has a herd.
+    pub fn herd_centre(&mut self, queue: &wgpu::Queue, count: u32, t: f32) -> Option<(Vec2, Vec2)> {
+        let BehaviourKind::Herd(clips) = self.kind else {
+            return None;
+        };
+        Some(self.herd_for(queue, clips, count.max(1)).centre(t))
+    }
+
+    /// The formation's half extent (across, along) for `count` horses.
+    pub fn herd_extent(&self, count: u32) -> Option<Vec2> {
+        let BehaviourKind::Herd(clips) = self.kind else {
+            return None;
+        };
+        let spacing = clips.params(self.seed, &self.settings, self.length).spacing;
+        Some(crate::herd::formation_extent(count, spacing))
+    }
+
+    /// The flock (for tests and diagnostics).
+    pub fn flock(&self) -> Option<&FlockSim> {
+        self.flock.as_ref()
+    }
+
+    /// A key that changes whenever the buffers bound by [`Self::entries`]
+    /// change (the flock's current state flips every step).
+    pub fn binding_key(&self) -> u64 {
+        let flip = self.flock.as_ref().map_or(0, |f| f.state_index() as u64);
+        self.generation * 2 + flip
+    }
+
+    /// The buffers bound at group 2, bindings 3 (herd table), 4 (herd path)
+    /// and 5 (flock state).
+    pub fn buffers(&self) -> [&wgpu::Buffer; 3] {
+        let boids = self
+            .flock
+            .as_ref()
+            .map_or(&self.placeholder_boids, |f| f.state());
+        [&self.table_buffer, &self.path_buffer, boids]
+    }
+
+    /// Bytes of the behaviour's own GPU resources.
+    pub fn gpu_memory_bytes(&self) -> u64 {
+        self.table_buffer.size() + self.path_buffer.size() + self.placeholder_boids.size()
+    }
+}

@@ -1,0 +1,521 @@
+//! The living crowd on the GPU: the crossfade (`vat_sample_blend`) against a
+//! CPU blend of two skinned poses, `herd_state` against `Herd::instance`,
+//! deterministic images, and behaviour on in every technique.
+
+mod gpu_common;
+use gpu_common as common;
+
+use glam::{Vec2, Vec3};
+use stampede::app::scene_setup::{ModelChoice, Prepared, prepare};
+use stampede::gpu::GpuContext;
+use stampede::herd::{Herd, HerdTable, formation_slot};
+use stampede::render::anim_state::HerdClips;
+use stampede::render::headless::{self, Headless, RgbaImage};
+use stampede::render::{BehaviourSettings, FrameSettings, TechniqueKind, VatResources, shaders};
+use stampede::skin;
+use stampede::vat::{Precision, Vat};
+use wgpu::util::DeviceExt;
+
+const SEED: u64 = 5;
+
+fn storage(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+/// Runs `entry` of `source` over `queries` (group 0: queries, results of
+/// `out_per_query` vec4 each; `group` bound at index `at`), reads back.
+fn run_compute<Q: bytemuck::Pod>(
+    gpu: &GpuContext,
+    source: &str,
+    queries: &[Q],
+    out_per_query: usize,
+    extra: (&wgpu::BindGroupLayout, &wgpu::BindGroup, usize),
+) -> Vec<[f32; 4]> {
+    let device = &gpu.device;
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("behaviour test"),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
+    let io_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("behaviour test io"),
+        entries: &[storage(0, true), storage(1, false)],
+    });
+    let empty = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("behaviour test empty"),
+        entries: &[],
+    });
+    let empty_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("behaviour test empty"),
+        layout: &empty,
+        entries: &[],
+    });
+    let (extra_layout, extra_group, at) = extra;
+    let mut layouts = vec![Some(&io_layout)];
+    while layouts.len() < at {
+        layouts.push(Some(&empty));
+    }
+    layouts.push(Some(extra_layout));
+    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some("behaviour test pipeline"),
+        layout: Some(
+            &device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("behaviour test layout"),
+                bind_group_layouts: &layouts,
+                immediate_size: 0,
+            }),
+        ),
+        module: &module,
+        entry_point: Some("test_main"),
+        compilation_options: Default::default(),
+        cache: None,
+    });
+    let query_buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("behaviour test queries"),
+        contents: bytemuck::cast_slice(queries),
+        usage: wgpu::BufferUsages::STORAGE,
+    });
+    let size = (queries.len() * out_per_query * 16) as u64;
+    let out = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("behaviour test results"),
+        size,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    let readback = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("behaviour test readback"),
+        size,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let io = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("behaviour test io"),
+        layout: &io_layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: query_buf.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: out.as_entire_binding(),
+            },
+        ],
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &io, &[]);
+        for i in 1..at {
+            pass.set_bind_group(i as u32, &empty_group, &[]);
+        }
+        pass.set_bind_group(at as u32, extra_group, &[]);
+        pass.dispatch_workgroups((queries.len() as u32).div_ceil(64), 1, 1);
+    }
+    encoder.copy_buffer_to_buffer(&out, 0, &readback, 0, size);
+    gpu.queue.submit([encoder.finish()]);
+    let bytes = stampede::gpu::read_buffer(device, &readback, size).expect("read back");
+    bytemuck::pod_collect_to_vec(&bytes)
+}
+
+const BLEND_ENTRY: &str = r#"
+struct Query { vertex: u32, previous: u32, previous_time: f32, clip: u32, time: f32, weight: f32, _p0: u32, _p1: u32 };
+@group(0) @binding(0) var<storage, read> queries: array<Query>;
+@group(0) @binding(1) var<storage, read_write> results: array<vec4<f32>>;
+
+@compute @workgroup_size(64)
+fn test_main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = id.x;
+    if i >= arrayLength(&queries) { return; }
+    let q = queries[i];
+    let s = vat_sample_blend(q.vertex, q.previous, q.previous_time, q.clip, q.time, q.weight, true);
+    results[2u * i] = vec4<f32>(s.position, 1.0);
+    results[2u * i + 1u] = vec4<f32>(s.normal, 0.0);
+}
+"#;
+
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct BlendQuery {
+    vertex: u32,
+    previous: u32,
+    previous_time: f32,
+    clip: u32,
+    time: f32,
+    weight: f32,
+    _pad: [u32; 2],
+}
+
+/// CPU skinning of every vertex of VAT clip `clip` at clip time `t`.
+fn cpu_pose(prepared: &Prepared, clip: u32, t: f32) -> (Vec<Vec3>, Vec<Vec3>) {
+    let c = &prepared.vat.clips[clip as usize];
+    let time = stampede::render::crowd::pose_time(c, t);
+    let pose = prepared.model.sample_pose(c.source, time);
+    skin::skin(&prepared.model, &pose)
+}
+
+/// The crossfade the VAT path draws (`vat_sample_blend`, the function its
+/// vertex shader calls) equals the blend of two CPU-skinned poses: positions
+/// lerped, at weights 0 to 1 and clip times between baked frames.
+/// Fails when the blend weights the wrong clip, skips the second fetch when
+/// it is needed, or samples either clip at the wrong time. Tolerance: the
+/// bake's interpolation + quantization error (the blend of two values each
+/// within it stays within it), plus 1e-5 of the size for float rounding.
+#[test]
+fn the_crossfade_matches_a_cpu_blend_of_two_skinned_poses() {
+    let Some(gpu) = common::gpu_or_skip("crossfade") else {
+        return;
+    };
+    let prepared = prepare(&ModelChoice::Horse, 30.0, Precision::F16, None).expect("horse");
+    let vat: &Vat = &prepared.vat;
+    let clips = HerdClips::find(&vat.clips, &prepared.ground_speeds).expect("walk and gallop");
+    let (walk, gallop, idle) = (clips.clips[0], clips.clips[1], clips.clips[2]);
+    let dt = 1.0 / vat.fps;
+    // (previous, its time, current, its time): between frames, across a loop.
+    let pairs = [
+        (walk, 0.37 + 0.3 * dt, gallop, 0.21 + 0.6 * dt),
+        (gallop, 2.9 + 0.45 * dt, idle, 1.3 + 0.2 * dt),
+        (idle, 0.05, walk, 7.77),
+    ];
+    let n = prepared.model.vertex_count() as u32;
+    let vertices: Vec<u32> = (0..n).step_by(13).chain([n - 1]).collect();
+    let weights = [0.0, 0.25, 0.5, 0.75, 1.0];
+    let mut queries = Vec::new();
+    for &(a, ta, b, tb) in &pairs {
+        for &w in &weights {
+            for &v in &vertices {
+                queries.push(BlendQuery {
+                    vertex: v,
+                    previous: a,
+                    previous_time: ta,
+                    clip: b,
+                    time: tb,
+                    weight: w,
+                    _pad: [0; 2],
+                });
+            }
+        }
+    }
+    let resources = VatResources::new(&gpu.device, &gpu.queue, vat, &[]);
+    let source = format!("{}\n{}", shaders::VAT, BLEND_ENTRY);
+    let out = run_compute(
+        &gpu,
+        &source,
+        &queries,
+        2,
+        (&resources.layout, &resources.bind_group, 1),
+    );
+    let tolerance = vat.report.interpolation + vat.report.quantization + 1e-5 * vat.report.diagonal;
+    let mut k = 0;
+    let mut worst = 0.0f32;
+    for &(a, ta, b, tb) in &pairs {
+        let (pa, na) = cpu_pose(&prepared, a, ta);
+        let (pb, nb) = cpu_pose(&prepared, b, tb);
+        for &w in &weights {
+            for &v in &vertices {
+                let (p, nrm) = (
+                    Vec3::from_slice(&out[2 * k][..3]),
+                    Vec3::from_slice(&out[2 * k + 1][..3]),
+                );
+                k += 1;
+                let expected = pa[v as usize].lerp(pb[v as usize], w);
+                let e = p.distance(expected);
+                worst = worst.max(e);
+                assert!(
+                    e <= tolerance,
+                    "clips {a}→{b} weight {w} vertex {v}: GPU {p} vs CPU {expected} (error {e}, allowed {tolerance})"
+                );
+                // A blend renormalizes (weight 1 is one clip, as `vat_sample`).
+                if w < 1.0 {
+                    assert!(
+                        (nrm.length() - 1.0).abs() < 1e-3,
+                        "normal not renormalized: {nrm}"
+                    );
+                }
+                let cpu_n = na[v as usize].lerp(nb[v as usize], w).normalize_or_zero();
+                assert!(
+                    cpu_n == Vec3::ZERO || nrm.dot(cpu_n) > 0.8,
+                    "normal {nrm} vs {cpu_n}"
+                );
+            }
+        }
+    }
+    eprintln!(
+        "{} crossfade queries, worst error {worst:.5} (allowed {tolerance:.5})",
+        queries.len()
+    );
+    // The weights matter: the two clips' poses are far apart.
+    let (pa, _) = cpu_pose(&prepared, pairs[0].0, pairs[0].1);
+    let (pb, _) = cpu_pose(&prepared, pairs[0].2, pairs[0].3);
+    let apart = pa
+        .iter()
+        .zip(&pb)
+        .map(|(x, y)| x.distance(*y))
+        .fold(0.0, f32::max);
+    assert!(
+        apart > 20.0 * tolerance,
+        "walk and gallop poses too alike ({apart})"
+    );
+}
+
+const HERD_ENTRY: &str = r#"
+struct Query { index: u32, t: f32 };
+@group(0) @binding(0) var<storage, read> queries: array<Query>;
+@group(0) @binding(1) var<storage, read_write> results: array<vec4<f32>>;
+
+@compute @workgroup_size(64)
+fn test_main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = id.x;
+    if i >= arrayLength(&queries) { return; }
+    let q = queries[i];
+    let h = herd_state(q.index, q.t);
+    results[2u * i] = vec4<f32>(h.position, h.forward);
+    results[2u * i + 1u] = vec4<f32>(f32(h.clip), f32(h.previous), h.weight, h.distance);
+}
+"#;
+
+/// `herd_state` on the GPU is `Herd::instance` on the CPU: a few hundred
+/// horses at several times, including crossfades and lags that put horses
+/// of one frame in different schedule segments. Positions within 1e-3 of
+/// the spacing, clips equal, weights within 1e-4. Fails when the WGSL
+/// mirror drifts from the Rust (table layout, formation, path lookup,
+/// speed ramp).
+#[test]
+fn herd_state_on_the_gpu_equals_the_cpu_herd() {
+    let Some(gpu) = common::gpu_or_skip("herd_state") else {
+        return;
+    };
+    let prepared = prepare(&ModelChoice::Horse, 30.0, Precision::F16, None).expect("horse");
+    let clips = HerdClips::find(&prepared.vat.clips, &prepared.ground_speeds).expect("gaits");
+    let extent = prepared.vat.bounds.max - prepared.vat.bounds.min;
+    let params = clips.params(SEED, &BehaviourSettings::on(), extent.x.max(extent.z));
+    let count = 300;
+    let mut herd = Herd::new(params.clone(), count);
+    let device = &gpu.device;
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("herd test layout"),
+        entries: &[
+            wgpu::BindGroupLayoutEntry {
+                binding: 3,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            },
+            storage(4, true),
+        ],
+    });
+    let path = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("herd test path"),
+        contents: bytemuck::cast_slice(&herd.path.samples),
+        usage: wgpu::BufferUsages::STORAGE,
+    });
+    let (mut fading, mut segments_split, mut checked) = (0, 0, 0);
+    for t in [0.4, 5.93, 6.1, 13.7, 31.02, 60.15, 97.3] {
+        let table: HerdTable = herd.table(t);
+        let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("herd test table"),
+            contents: bytemuck::bytes_of(&table),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("herd test group"),
+            layout: &layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: uniform.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 4,
+                    resource: path.as_entire_binding(),
+                },
+            ],
+        });
+        let queries: Vec<[u32; 2]> = (0..count).map(|i| [i, t.to_bits()]).collect();
+        let source = format!("{}\n{}", shaders::HERD, HERD_ENTRY);
+        let out = run_compute(&gpu, &source, &queries, 2, (&layout, &group, 2));
+        let mut segs = std::collections::BTreeSet::new();
+        for i in 0..count {
+            let cpu = herd.instance(&table, i, t);
+            let [px, pz, fx, fz] = out[2 * i as usize];
+            let [clip, previous, weight, distance] = out[2 * i as usize + 1];
+            let pos = Vec2::new(px, pz);
+            let e = pos.distance(cpu.position);
+            assert!(
+                e <= 1e-3 * params.spacing,
+                "t {t} horse {i}: GPU {pos} vs CPU {} (distance {distance} vs {})",
+                cpu.position,
+                cpu.distance
+            );
+            assert!(
+                Vec2::new(fx, fz).distance(cpu.forward) < 1e-3,
+                "t {t} horse {i}: heading"
+            );
+            // At a segment boundary (weight ~0) rounding may pick either side.
+            let boundary = cpu.weight < 1e-4 || weight < 1e-4;
+            if !boundary {
+                assert_eq!(clip as u32, cpu.clip, "t {t} horse {i}: clip");
+                assert_eq!(
+                    previous as u32, cpu.previous,
+                    "t {t} horse {i}: previous clip"
+                );
+                assert!(
+                    (weight - cpu.weight).abs() < 1e-4,
+                    "t {t} horse {i}: weight {weight} vs {}",
+                    cpu.weight
+                );
+            }
+            if cpu.weight > 0.0 && cpu.weight < 1.0 && cpu.clip != cpu.previous {
+                fading += 1;
+            }
+            let lag = -formation_slot(i, params.spacing).y / params.lag_speed;
+            segs.insert(((t - lag) / params.segment).floor() as i64);
+            checked += 1;
+        }
+        if segs.len() > 1 {
+            segments_split += 1;
+        }
+    }
+    eprintln!(
+        "{checked} horses checked, {fading} mid-crossfade, {segments_split} times with the herd across segments"
+    );
+    assert!(fading > 0, "no horse was checked during a crossfade");
+    assert!(segments_split >= 3, "lags never crossed a segment boundary");
+}
+
+fn behaviour_view(
+    choice: ModelChoice,
+    count: u32,
+    size: (u32, u32),
+) -> Option<(Headless, Prepared)> {
+    let gpu = common::gpu_or_skip("behaviour images")?;
+    let prepared = prepare(&choice, 30.0, Precision::F16, None).expect("the model bakes");
+    let mut config = prepared.renderer_config(size.0, size.1, count, SEED, headless::FORMAT);
+    config.behaviour = BehaviourSettings::on();
+    let view = Headless::new(gpu, &prepared.model, &prepared.vat, &config).expect("renderer");
+    Some((view, prepared))
+}
+
+fn frame_at(view: &mut Headless, prepared: &Prepared, time: f32) -> FrameSettings {
+    let s = FrameSettings {
+        time,
+        clip: prepared.clip,
+        ..FrameSettings::default()
+    };
+    view.camera = view.renderer.camera_at(s.time, s.playback);
+    s
+}
+
+fn render(view: &mut Headless, kind: TechniqueKind, s: &FrameSettings) -> RgbaImage {
+    view.renderer.set_technique(kind).expect("technique builds");
+    view.render(s).expect("render")
+}
+
+/// The same seed and time give the same image twice, from two renderers
+/// (horses: the herd; birds: the flock stepped round(T × 60) times from its
+/// seed). Fails on any state that depends on wall time or frame history.
+#[test]
+fn the_same_seed_and_time_give_the_same_image() {
+    for (choice, time) in [(ModelChoice::Horse, 14.3), (ModelChoice::Bird, 3.0)] {
+        let Some((mut a, prepared)) = behaviour_view(choice.clone(), 300, (256, 192)) else {
+            return;
+        };
+        let (mut b, _) = behaviour_view(choice.clone(), 300, (256, 192)).expect("second renderer");
+        let s = frame_at(&mut a, &prepared, time);
+        frame_at(&mut b, &prepared, time);
+        let first = a.render(&s).expect("render");
+        // A frame in between must not change the result.
+        let halfway = frame_at(&mut b, &prepared, time * 0.5);
+        b.render(&halfway).expect("render");
+        frame_at(&mut b, &prepared, time);
+        let second = b.render(&s).expect("render");
+        assert!(
+            first.pixels == second.pixels,
+            "{}: the two images differ",
+            choice.label()
+        );
+        let background = &first.pixels[..4];
+        assert!(
+            first.pixels.chunks(4).any(|p| p != background),
+            "blank image"
+        );
+    }
+}
+
+/// Behaviour on renders with every technique without validation errors,
+/// for the horse (herd) and the bird (flock).
+#[test]
+fn every_technique_renders_the_living_crowd() {
+    for choice in [ModelChoice::Horse, ModelChoice::Bird] {
+        let Some((mut view, prepared)) = behaviour_view(choice.clone(), 40, (192, 128)) else {
+            return;
+        };
+        let s = frame_at(&mut view, &prepared, 7.2);
+        for &kind in TechniqueKind::ALL {
+            let device = view.renderer.gpu.device.clone();
+            let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+            let image = render(&mut view, kind, &s);
+            let error = pollster::block_on(scope.pop());
+            assert!(error.is_none(), "{}: {kind}: {error:?}", choice.label());
+            let first = &image.pixels[..4];
+            assert!(
+                image.pixels.chunks(4).any(|p| p != first),
+                "{kind}: blank image"
+            );
+            assert!(
+                view.renderer.behaviour().active(),
+                "behaviour should be active"
+            );
+        }
+    }
+}
+
+/// With behaviour on, VAT and live skinning (two palettes per horse blended
+/// with the GPU's weight) draw the same herd: the limit of
+/// tests/techniques_gpu.rs (mean 0.5 of 255, 0.3 % of pixels off by > 24).
+/// The time is chosen so part of the herd is mid-crossfade.
+#[test]
+fn vat_and_live_skinning_agree_with_behaviour_on() {
+    let Some((mut view, prepared)) = behaviour_view(ModelChoice::Horse, 60, (320, 192)) else {
+        return;
+    };
+    let s = frame_at(&mut view, &prepared, 12.1 + 0.43 / 30.0);
+    let vat = render(&mut view, TechniqueKind::Vat, &s);
+    let skinning = render(&mut view, TechniqueKind::Skinning, &s);
+    let bone = render(&mut view, TechniqueKind::BoneTexture, &s);
+    let still = render(&mut view, TechniqueKind::Static, &s);
+    let budget = (320 * 192) * 3 / 1000;
+    for (name, img) in [("skinning", &skinning), ("bone texture", &bone)] {
+        let d = common::diff(&vat, img, 24);
+        eprintln!(
+            "behaviour on, VAT vs {name}: mean {:.4}, {} failed pixels",
+            d.mean, d.failed
+        );
+        assert!(
+            d.mean <= 0.5 && d.failed <= budget,
+            "VAT vs {name}: mean {:.3} (limit 0.5), {} pixels (budget {budget})",
+            d.mean,
+            d.failed
+        );
+    }
+    let d = common::diff(&vat, &still, 24);
+    assert!(
+        d.mean > 0.5 || d.failed > budget,
+        "the limit has no teeth (mean {:.3}, {})",
+        d.mean,
+        d.failed
+    );
+}
