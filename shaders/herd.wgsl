@@ -32,6 +32,14 @@ const FORMATION_ASPECT: vec2<f32> = vec2<f32>(0.75, 1.7);
 const FORMATION_SCALE: f32 = 0.75;
 const GOLDEN_ANGLE: f32 = 2.3999633;
 const HERD_TAU: f32 = 6.2831855;
+const FORMATION_JITTER: vec2<f32> = vec2<f32>(0.4, 0.5);
+
+// PCG hash (`herd::pcg_hash`).
+fn pcg_hash(i: u32) -> u32 {
+    let s = i * 747796405u + 2891336453u;
+    let w = ((s >> ((s >> 28u) + 4u)) ^ s) * 277803737u;
+    return (w >> 22u) ^ w;
+}
 
 struct HerdState {
     // Ground position (x, z) and unit heading (x, z).
@@ -49,7 +57,9 @@ fn formation_slot(index: u32, spacing: f32) -> vec2<f32> {
     let r = FORMATION_SCALE * spacing * sqrt(f32(index) + 0.5);
     let turns = f32(index) * (GOLDEN_ANGLE / HERD_TAU);
     let a = (turns - floor(turns) - 0.5) * HERD_TAU;
-    return vec2<f32>(cos(a), sin(a)) * r * FORMATION_ASPECT;
+    let h = pcg_hash(index);
+    let jitter = vec2<f32>(f32(h & 0xffffu), f32(h >> 16u)) / 65535.0 - 0.5;
+    return vec2<f32>(cos(a), sin(a)) * r * FORMATION_ASPECT + jitter * FORMATION_JITTER * spacing;
 }
 
 // Position (xy) and heading (zw) at distance `s` along the path, `lateral`

@@ -43,7 +43,7 @@ impl PoseBatch {
         &mut self,
         model: &Model,
         count: usize,
-        clip_time: impl Fn(usize) -> ClipTime + Sync,
+        clip_time: impl Fn(usize) -> Option<ClipTime> + Sync,
         out: &mut [JointRows],
     ) {
         let joints = model.palette.len();
@@ -55,7 +55,10 @@ impl PoseBatch {
             .enumerate()
             .for_each(|(w, (out, pose))| {
                 for (i, palette) in out.chunks_mut(joints).enumerate() {
-                    let (clip, t) = clip_time(w * per + i);
+                    // `None`: nobody will look at this palette this frame.
+                    let Some((clip, t)) = clip_time(w * per + i) else {
+                        continue;
+                    };
                     pose.sample(model, clip, t);
                     for (dst, m) in palette.iter_mut().zip(&pose.palette) {
                         *dst = joint_rows(m);

@@ -21,7 +21,8 @@ fn batched_palettes_and_skinning_equal_one_instance_at_a_time() {
     let count = 13;
     let mut batch = PoseBatch::new(&model);
     let mut palettes = vec![[[0.0; 4]; 3]; count * joints];
-    batch.palettes(&model, count, clip_time(&model), &mut palettes);
+    let f = clip_time(&model);
+    batch.palettes(&model, count, |i| Some(f(i)), &mut palettes);
     let mut pos = vec![Vec3::ZERO; count * n];
     let mut nrm = vec![Vec3::ZERO; count * n];
     batch.skin(&model, count, clip_time(&model), &mut pos, &mut nrm);

@@ -1,5 +1,6 @@
 //! Where each horse stands in the herd, relative to its centre: a sunflower
-//! (Vogel) spiral, stretched along the direction of travel. A horse's slot
+//! (Vogel) spiral, stretched along the direction of travel and jittered so
+//! the spiral's arcs do not show. A horse's slot
 //! depends only on its index, so growing the herd keeps everyone in place.
 
 use glam::Vec2;
@@ -16,6 +17,18 @@ const SCALE: f32 = 0.75;
 
 const GOLDEN_ANGLE: f32 = 2.399_963_3;
 
+/// Jitter of a slot across and along the path, as a fraction of the spacing:
+/// enough to hide the spiral's arcs, small enough to keep the spacing rule.
+pub const FORMATION_JITTER: Vec2 = Vec2::new(0.4, 0.5);
+
+/// PCG hash of a u32 (the same integer steps as `pcg_hash` in
+/// shaders/herd.wgsl, so both sides jitter identically).
+pub fn pcg_hash(i: u32) -> u32 {
+    let s = i.wrapping_mul(747_796_405).wrapping_add(2_891_336_453);
+    let w = ((s >> ((s >> 28) + 4)) ^ s).wrapping_mul(277_803_737);
+    (w >> 22) ^ w
+}
+
 /// Slot of horse `index`: `x` across the path (right positive), `y` along it
 /// (ahead positive), in model units.
 pub fn formation_slot(index: u32, spacing: f32) -> Vec2 {
@@ -25,7 +38,9 @@ pub fn formation_slot(index: u32, spacing: f32) -> Vec2 {
     // Keep in sync with `formation_slot` in shaders/herd.wgsl.
     let turns = index as f32 * (GOLDEN_ANGLE / TAU);
     let a = (turns - turns.floor() - 0.5) * TAU;
-    Vec2::new(a.cos(), a.sin()) * r * FORMATION_ASPECT
+    let h = pcg_hash(index);
+    let jitter = Vec2::new((h & 0xffff) as f32, (h >> 16) as f32) / 65535.0 - 0.5;
+    Vec2::new(a.cos(), a.sin()) * r * FORMATION_ASPECT + jitter * FORMATION_JITTER * spacing
 }
 
 /// The herd's half extent (x across, y along) for `count` horses.

@@ -23,10 +23,15 @@
 mod formation;
 mod path;
 
-pub use formation::{FORMATION_ASPECT, formation_extent, formation_slot};
+pub use formation::{
+    FORMATION_ASPECT, FORMATION_JITTER, formation_extent, formation_slot, pcg_hash,
+};
 pub use path::{HerdPath, PATH_SAMPLES};
 
 use glam::{Vec2, Vec3};
+
+/// Segments the herd gallops for after setting off (the opening view).
+pub const OPENING_GALLOP: i64 = 2;
 
 /// Entries of the per-frame schedule table.
 pub const TABLE_SEGMENTS: usize = 16;
@@ -142,10 +147,14 @@ impl Herd {
         }
     }
 
-    /// The herd's gait in segment `k`. The herd stands still before time 0.
+    /// The herd's gait in segment `k`. The herd stands still before time 0
+    /// and sets off at a gallop for two segments (when the mix has any).
     pub fn gait(&self, k: i64) -> Gait {
         if k < 0 {
             return Gait::Idle;
+        }
+        if k < OPENING_GALLOP && self.params.mix[Gait::Gallop as usize] > 0.0 {
+            return Gait::Gallop;
         }
         let total: f32 = self.params.mix.iter().map(|w| w.max(0.0)).sum();
         if total <= 0.0 {

@@ -130,8 +130,9 @@ impl HerdClips {
             segment: HERD_SEGMENT_S,
             fade: settings.fade.max(1e-3),
             spacing,
-            // A gait change sweeps back through the herd at 4 spacings/s.
-            lag_speed: 4.0 * spacing,
+            // A gait change sweeps back through the herd at 10 spacings/s:
+            // the herd reacts as a wave, yet mostly in one gait at a time.
+            lag_speed: 10.0 * spacing,
         }
     }
 }

@@ -319,8 +319,8 @@ impl Renderer {
         self.behaviour.set_settings(settings);
     }
 
-    /// A view of the herd at scene time `time` (with `playback`): aimed at
-    /// its centre, from ahead and to the side, far enough to see it whole.
+    /// A view of the herd at scene time `time` (with `playback`): from ahead
+    /// and to the side of its front, low and close.
     /// `None` when there is no herd.
     pub fn herd_camera(&mut self, time: f32, playback: f32) -> Option<Camera> {
         if !self.behaviour.settings().enabled {
@@ -333,23 +333,18 @@ impl Renderer {
         let extent = self.behaviour.herd_extent(count)?;
         let size = self.layout.model_size;
         let right = glam::Vec2::new(-forward.y, forward.x);
-        let dir = forward * 0.75 + right * 0.66;
-        let mut camera = Camera {
-            target: glam::Vec3::new(centre.x, self.layout.ground_y + size * 0.2, centre.y),
+        // Low, ahead and to the side of the herd's front third, close enough
+        // that the nearest horses read as horses and the rest recede into
+        // the fog.
+        let front = centre + forward * extent.y * 0.35;
+        let dir = forward * 0.4 + right * 0.92;
+        let camera = Camera {
+            target: glam::Vec3::new(front.x, self.layout.ground_y + size * 0.3, front.y),
             yaw: dir.x.atan2(dir.y),
-            pitch: 0.22,
+            pitch: 0.14,
+            distance: size * 12.0 + extent.x * 0.5,
             ..Camera::default()
         };
-        let half = extent.max_element() + size;
-        camera.frame(
-            &Aabb {
-                min: camera.target - glam::Vec3::new(half, 0.0, half),
-                max: camera.target + glam::Vec3::new(half, size, half),
-            },
-            self.targets.aspect(),
-        );
-        camera.target.y = self.layout.ground_y + size * 0.2;
-        camera.distance *= 0.5;
         Some(camera)
     }
 

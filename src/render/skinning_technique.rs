@@ -10,7 +10,7 @@
 //! glide and flap for birds) and the shader blends them with the weight
 //! `anim_state` computes on the GPU: the honest CPU cost of a crossfade here.
 
-use super::anim_state::instance_anim;
+use super::anim_state::{BehaviourView, instance_anim};
 use super::crowd::CrowdMirror;
 use super::gpu_data::JOINT_ROWS_BYTES;
 use super::model_gpu::ModelGpu;
@@ -142,11 +142,20 @@ impl Technique for SkinningTechnique {
             }
         } else {
             let view = ctx.behaviour.view();
+            // The herd's weights are known here: an instance that is not
+            // crossfading needs no previous palette (the shader gives it no
+            // weight), so a strong baseline does not sample it. The flock's
+            // weights live on the GPU, so birds always get both.
+            let weight_known = matches!(view, BehaviourView::Herd { .. });
             // Palette 2i is instance i's previous clip, 2i + 1 its current.
             let at = |i: usize| {
                 let (n, which) = if blend { (i / 2, i % 2) } else { (i, 1) };
                 let a = instance_anim(&instances[n], n as u32, frame, clips, view);
-                if which == 0 { a.previous } else { a.current }
+                match which {
+                    0 if weight_known && a.weight >= 1.0 => None,
+                    0 => Some(a.previous),
+                    _ => Some(a.current),
+                }
             };
             self.batch.palettes(model, palettes, at, &mut self.palettes);
         }
