@@ -159,7 +159,7 @@ pub enum BehaviourView<'a> {
 }
 
 /// The two clips an instance blends this frame.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct AnimClips {
     /// The clip fading out, and its clip time (exact, not lerped).
     pub previous: ClipTime,

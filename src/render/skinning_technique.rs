@@ -10,7 +10,7 @@
 //! glide and flap for birds) and the shader blends them with the weight
 //! `anim_state` computes on the GPU: the honest CPU cost of a crossfade here.
 
-use super::anim_state::{BehaviourView, instance_anim};
+use super::anim_state::{AnimClips, BehaviourView, instance_anim};
 use super::crowd::CrowdMirror;
 use super::gpu_data::JOINT_ROWS_BYTES;
 use super::model_gpu::ModelGpu;
@@ -23,6 +23,7 @@ use crate::Model;
 use crate::bones::JointRows;
 use crate::pose_batch::PoseBatch;
 use crate::vat::VatClip;
+use rayon::prelude::*;
 use std::sync::Arc;
 
 pub struct SkinningTechnique {
@@ -33,6 +34,8 @@ pub struct SkinningTechnique {
     /// Every drawn instance's palette, kept between frames (no allocation
     /// per frame once it has grown).
     palettes: Vec<JointRows>,
+    /// Every drawn instance's clips this frame (reused like `palettes`).
+    anims: Vec<AnimClips>,
     palette_buffer: Option<wgpu::Buffer>,
     skin: SkinData,
     clip_table: wgpu::Buffer,
@@ -89,6 +92,7 @@ impl SkinningTechnique {
             batch: PoseBatch::new(ctx.model),
             mirror: CrowdMirror::default(),
             palettes: Vec::new(),
+            anims: Vec::new(),
             palette_buffer: None,
             skin: SkinData::new(device, ctx.model, "skinning skin data"),
             clip_table: clip_buffer(device, "skinning clip table", ctx.clip_table),
@@ -147,10 +151,21 @@ impl Technique for SkinningTechnique {
             // weight), so a strong baseline does not sample it. The flock's
             // weights live on the GPU, so birds always get both.
             let weight_known = matches!(view, BehaviourView::Herd { .. });
+            // Each instance's clips once (in parallel), then its palettes.
+            let n = count as usize;
+            if self.anims.len() < n {
+                self.anims
+                    .resize(n.max(self.anims.len() * 2), AnimClips::default());
+            }
+            self.anims[..n]
+                .par_iter_mut()
+                .enumerate()
+                .for_each(|(i, a)| *a = instance_anim(&instances[i], i as u32, frame, clips, view));
+            let anims = &self.anims;
             // Palette 2i is instance i's previous clip, 2i + 1 its current.
             let at = |i: usize| {
                 let (n, which) = if blend { (i / 2, i % 2) } else { (i, 1) };
-                let a = instance_anim(&instances[n], n as u32, frame, clips, view);
+                let a = anims[n];
                 match which {
                     0 if weight_known && a.weight >= 1.0 => None,
                     0 => Some(a.previous),
