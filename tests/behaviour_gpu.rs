@@ -7,7 +7,6 @@ use gpu_common as common;
 
 use glam::{Vec2, Vec3};
 use stampede::app::scene_setup::{ModelChoice, Prepared, prepare};
-use stampede::gpu::GpuContext;
 use stampede::herd::{Herd, HerdTable, formation_slot};
 use stampede::render::anim_state::HerdClips;
 use stampede::render::headless::{self, Headless, RgbaImage};
@@ -17,115 +16,6 @@ use stampede::vat::{Precision, Vat};
 use wgpu::util::DeviceExt;
 
 const SEED: u64 = 5;
-
-fn storage(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
-}
-
-/// Runs `entry` of `source` over `queries` (group 0: queries, results of
-/// `out_per_query` vec4 each; `group` bound at index `at`), reads back.
-fn run_compute<Q: bytemuck::Pod>(
-    gpu: &GpuContext,
-    source: &str,
-    queries: &[Q],
-    out_per_query: usize,
-    extra: (&wgpu::BindGroupLayout, &wgpu::BindGroup, usize),
-) -> Vec<[f32; 4]> {
-    let device = &gpu.device;
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("behaviour test"),
-        source: wgpu::ShaderSource::Wgsl(source.into()),
-    });
-    let io_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("behaviour test io"),
-        entries: &[storage(0, true), storage(1, false)],
-    });
-    let empty = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("behaviour test empty"),
-        entries: &[],
-    });
-    let empty_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("behaviour test empty"),
-        layout: &empty,
-        entries: &[],
-    });
-    let (extra_layout, extra_group, at) = extra;
-    let mut layouts = vec![Some(&io_layout)];
-    while layouts.len() < at {
-        layouts.push(Some(&empty));
-    }
-    layouts.push(Some(extra_layout));
-    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some("behaviour test pipeline"),
-        layout: Some(
-            &device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("behaviour test layout"),
-                bind_group_layouts: &layouts,
-                immediate_size: 0,
-            }),
-        ),
-        module: &module,
-        entry_point: Some("test_main"),
-        compilation_options: Default::default(),
-        cache: None,
-    });
-    let query_buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some("behaviour test queries"),
-        contents: bytemuck::cast_slice(queries),
-        usage: wgpu::BufferUsages::STORAGE,
-    });
-    let size = (queries.len() * out_per_query * 16) as u64;
-    let out = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("behaviour test results"),
-        size,
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-        mapped_at_creation: false,
-    });
-    let readback = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("behaviour test readback"),
-        size,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let io = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("behaviour test io"),
-        layout: &io_layout,
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: query_buf.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: out.as_entire_binding(),
-            },
-        ],
-    });
-    let mut encoder = device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_compute_pass(&Default::default());
-        pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, &io, &[]);
-        for i in 1..at {
-            pass.set_bind_group(i as u32, &empty_group, &[]);
-        }
-        pass.set_bind_group(at as u32, extra_group, &[]);
-        pass.dispatch_workgroups((queries.len() as u32).div_ceil(64), 1, 1);
-    }
-    encoder.copy_buffer_to_buffer(&out, 0, &readback, 0, size);
-    gpu.queue.submit([encoder.finish()]);
-    let bytes = stampede::gpu::read_buffer(device, &readback, size).expect("read back");
-    bytemuck::pod_collect_to_vec(&bytes)
-}
 
 const BLEND_ENTRY: &str = r#"
 struct Query { vertex: u32, previous: u32, previous_time: f32, clip: u32, time: f32, weight: f32, _p0: u32, _p1: u32 };
@@ -207,12 +97,14 @@ fn the_crossfade_matches_a_cpu_blend_of_two_skinned_poses() {
     }
     let resources = VatResources::new(&gpu.device, &gpu.queue, vat, &[]);
     let source = format!("{}\n{}", shaders::VAT, BLEND_ENTRY);
-    let out = run_compute(
+    let out = common::run_compute(
         &gpu,
+        "behaviour test",
         &source,
+        "test_main",
         &queries,
-        2,
-        (&resources.layout, &resources.bind_group, 1),
+        0,
+        &[(1, &resources.layout, &resources.bind_group)],
     );
     let tolerance = vat.report.interpolation + vat.report.quantization + 1e-5 * vat.report.diagonal;
     let mut k = 0;
@@ -314,7 +206,7 @@ fn herd_state_on_the_gpu_equals_the_cpu_herd() {
                 },
                 count: None,
             },
-            storage(4, true),
+            stampede::gpu::compute_storage(4, true),
         ],
     });
     let path = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -346,7 +238,15 @@ fn herd_state_on_the_gpu_equals_the_cpu_herd() {
         });
         let queries: Vec<[u32; 2]> = (0..count).map(|i| [i, t.to_bits()]).collect();
         let source = format!("{}\n{}", shaders::HERD, HERD_ENTRY);
-        let out = run_compute(&gpu, &source, &queries, 2, (&layout, &group, 2));
+        let out = common::run_compute(
+            &gpu,
+            "behaviour test",
+            &source,
+            "test_main",
+            &queries,
+            0,
+            &[(2, &layout, &group)],
+        );
         let mut segs = std::collections::BTreeSet::new();
         for i in 0..count {
             let cpu = herd.instance(&table, i, t);

@@ -13,7 +13,6 @@ use stampede::render::headless::{self, Headless, RgbaImage};
 use stampede::render::{FrameSettings, TechniqueKind, shaders};
 use stampede::vat::Precision;
 use stampede::{Model, skin};
-use wgpu::util::DeviceExt;
 
 const SEED: u64 = 3;
 
@@ -139,103 +138,22 @@ fn vertex_function(kind: TechniqueKind) -> (&'static str, &'static str) {
 /// technique's own group 1 (as the last frame left it).
 fn run_queries(view: &Headless, queries: &[Query]) -> Vec<(Vec3, Vec3)> {
     let r = &view.renderer;
-    let device = &r.gpu.device;
     let (module_src, call) = vertex_function(r.technique_kind());
     let source = format!(
         "{module_src}\n{}",
         TEST_ENTRY.replace("VERTEX_FUNCTION", call)
     );
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("technique test"),
-        source: wgpu::ShaderSource::Wgsl(source.into()),
-    });
     let (layout, group) = r.technique().group().expect("the technique was prepared");
-    let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    };
-    let io_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("technique test io"),
-        entries: &[storage(0, true), storage(1, false)],
-    });
-    let empty = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("technique test empty"),
-        entries: &[],
-    });
-    let empty_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("technique test empty"),
-        layout: &empty,
-        entries: &[],
-    });
-    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some("technique test pipeline"),
-        layout: Some(
-            &device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("technique test layout"),
-                bind_group_layouts: &[Some(&empty), Some(layout), Some(&empty), Some(&io_layout)],
-                immediate_size: 0,
-            }),
-        ),
-        module: &module,
-        entry_point: Some("test_main"),
-        compilation_options: Default::default(),
-        cache: None,
-    });
-    let query_buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some("technique test queries"),
-        contents: bytemuck::cast_slice(queries),
-        usage: wgpu::BufferUsages::STORAGE,
-    });
-    let size = (queries.len() * 32) as u64;
-    let out = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("technique test results"),
-        size,
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-        mapped_at_creation: false,
-    });
-    let readback = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("technique test readback"),
-        size,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let io = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("technique test io"),
-        layout: &io_layout,
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: query_buf.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: out.as_entire_binding(),
-            },
-        ],
-    });
-    let mut encoder = device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_compute_pass(&Default::default());
-        pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, &empty_group, &[]);
-        pass.set_bind_group(1, group, &[]);
-        pass.set_bind_group(2, &empty_group, &[]);
-        pass.set_bind_group(3, &io, &[]);
-        pass.dispatch_workgroups((queries.len() as u32).div_ceil(64), 1, 1);
-    }
-    encoder.copy_buffer_to_buffer(&out, 0, &readback, 0, size);
-    r.gpu.queue.submit([encoder.finish()]);
-    let bytes = stampede::gpu::read_buffer(device, &readback, size).expect("read back");
-    let v: &[[f32; 4]] = bytemuck::cast_slice(&bytes);
-    v.chunks(2)
-        .map(|c| (Vec3::from_slice(&c[0][..3]), Vec3::from_slice(&c[1][..3])))
-        .collect()
+    let results = common::run_compute(
+        &r.gpu,
+        "technique test",
+        &source,
+        "test_main",
+        queries,
+        3,
+        &[(1, layout, group)],
+    );
+    common::position_normal_pairs(&results)
 }
 
 /// Every technique's GPU vertex function, for every drawn instance of a

@@ -9,7 +9,6 @@ use stampede::render::VatResources;
 use stampede::render::shaders;
 use stampede::vat::{self, BakeOptions, Precision, Vat};
 use stampede::{Model, skin};
-use wgpu::util::DeviceExt;
 
 const TEST_SHADER: &str = r#"
 struct Query { vertex: u32, clip: u32, t: f32, interpolate: u32 };
@@ -41,85 +40,16 @@ fn run_gpu(gpu: &stampede::gpu::GpuContext, vat: &Vat, queries: &[Query]) -> Vec
     let device = &gpu.device;
     let resources = VatResources::new(device, &gpu.queue, vat, &[]);
     let source = format!("{}\n{}", shaders::VAT, TEST_SHADER);
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("vat test"),
-        source: wgpu::ShaderSource::Wgsl(source.into()),
-    });
-    let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    };
-    let io_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("vat test io"),
-        entries: &[storage(0, true), storage(1, false)],
-    });
-    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some("vat test pipeline"),
-        layout: Some(
-            &device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("vat test layout"),
-                bind_group_layouts: &[Some(&io_layout), Some(&resources.layout)],
-                immediate_size: 0,
-            }),
-        ),
-        module: &module,
-        entry_point: Some("main"),
-        compilation_options: Default::default(),
-        cache: None,
-    });
-    let query_buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some("vat test queries"),
-        contents: bytemuck::cast_slice(queries),
-        usage: wgpu::BufferUsages::STORAGE,
-    });
-    let size = (queries.len() * 32) as u64;
-    let out = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("vat test results"),
-        size,
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-        mapped_at_creation: false,
-    });
-    let readback = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("vat test readback"),
-        size,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let io = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("vat test io"),
-        layout: &io_layout,
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: query_buf.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: out.as_entire_binding(),
-            },
-        ],
-    });
-    let mut encoder = device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_compute_pass(&Default::default());
-        pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, &io, &[]);
-        pass.set_bind_group(1, &resources.bind_group, &[]);
-        pass.dispatch_workgroups((queries.len() as u32).div_ceil(64), 1, 1);
-    }
-    encoder.copy_buffer_to_buffer(&out, 0, &readback, 0, size);
-    gpu.queue.submit([encoder.finish()]);
-    let bytes = stampede::gpu::read_buffer(device, &readback, size).expect("read back the results");
-    let v: &[[f32; 4]] = bytemuck::cast_slice(&bytes);
-    v.chunks(2)
-        .map(|c| (Vec3::from_slice(&c[0][..3]), Vec3::from_slice(&c[1][..3])))
-        .collect()
+    let results = common::run_compute(
+        gpu,
+        "vat test",
+        &source,
+        "main",
+        queries,
+        0,
+        &[(1, &resources.layout, &resources.bind_group)],
+    );
+    common::position_normal_pairs(&results)
 }
 
 /// CPU skinning of every vertex at clip time `t` (wrapped or clamped like the bake).

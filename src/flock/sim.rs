@@ -2,7 +2,7 @@
 
 use super::gpu_data::{Boid, FlockUniform};
 use super::{FlockParams, initial_boid};
-use crate::gpu::{GpuError, read_buffer};
+use crate::gpu::{GpuError, compute_storage, read_buffer};
 use crate::render::shaders;
 
 const WORKGROUP: u32 = 64;
@@ -95,16 +95,6 @@ impl FlockSim {
     }
 
     fn layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
-        let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage { read_only },
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        };
         let mut entries = vec![wgpu::BindGroupLayoutEntry {
             binding: 0,
             visibility: wgpu::ShaderStages::COMPUTE,
@@ -115,8 +105,8 @@ impl FlockSim {
             },
             count: None,
         }];
-        entries.push(storage(1, true));
-        entries.extend((2..8).map(|b| storage(b, false)));
+        entries.push(compute_storage(1, true));
+        entries.extend((2..8).map(|b| compute_storage(b, false)));
         device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("flock layout"),
             entries: &entries,

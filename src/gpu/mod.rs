@@ -165,3 +165,17 @@ pub fn read_buffer(
     buffer.unmap();
     Ok(bytes)
 }
+
+/// A compute-stage storage-buffer layout entry with no size limit.
+pub fn compute_storage(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}

@@ -9,8 +9,8 @@ use super::model_gpu::ModelGpu;
 use super::skin_data::SkinData;
 use super::skinning_technique::skin_layout;
 use super::technique::{
-    BuildContext, CrowdGroup, FrameContext, PipelineSpec, Prepared, Technique, TechniqueKind,
-    clip_buffer, crowd_pipeline, draw_crowd, texture_entry,
+    BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, bind_group,
+    clip_buffer, draw_crowd, texture_entry,
 };
 use crate::bones::{BoneError, BoneTexture};
 use wgpu::util::DeviceExt;
@@ -74,37 +74,17 @@ impl BoneTextureTechnique {
             label: Some("bone texture view"),
             ..Default::default()
         });
-        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("bone texture bind group"),
-            layout: &layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(&view),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: skin.vertices.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: clip_table.as_entire_binding(),
-                },
-            ],
-        });
-        let crowd = CrowdGroup::new(device, "bone texture crowd layout");
-        let pipeline = crowd_pipeline(
+        let group = bind_group(
             device,
-            &PipelineSpec {
-                label: "bone texture crowd pipeline",
-                shader: "crowd_bone_texture",
-                frame_layout: ctx.frame_layout,
-                technique_layout: &layout,
-                crowd_layout: crowd.layout(),
-            },
-            ctx.model_gpu,
-            ctx.targets,
+            "bone texture bind group",
+            &layout,
+            &[
+                (0, wgpu::BindingResource::TextureView(&view)),
+                (1, skin.vertices.as_entire_binding()),
+                (2, clip_table.as_entire_binding()),
+            ],
         );
+        let (crowd, pipeline) = ctx.crowd_pipeline("bone texture", "crowd_bone_texture", &layout);
         Ok(Self {
             texture_bytes: bones.bytes().len() as u64,
             texture,

@@ -8,8 +8,8 @@ use super::crowd::CrowdMirror;
 use super::model_gpu::ModelGpu;
 use super::skinning_technique::skin_layout;
 use super::technique::{
-    BuildContext, CrowdGroup, FrameContext, PipelineSpec, Prepared, Technique, TechniqueKind,
-    clip_buffer, crowd_pipeline, draw_crowd, grow_buffer, storage_entry,
+    BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, bind_group,
+    clip_buffer, draw_crowd, grow_buffer, storage_entry,
 };
 use crate::Model;
 use crate::pose_batch::PoseBatch;
@@ -57,19 +57,7 @@ impl CpuSkinningTechnique {
         let device = ctx.device;
         let max_binding = ctx.caps.max_storage_buffer_binding_size;
         let layout = skin_layout(device, "cpu skinning layout", storage_entry(0), true);
-        let crowd = CrowdGroup::new(device, "cpu skinning crowd layout");
-        let pipeline = crowd_pipeline(
-            device,
-            &PipelineSpec {
-                label: "cpu skinning crowd pipeline",
-                shader: "crowd_cpu",
-                frame_layout: ctx.frame_layout,
-                technique_layout: &layout,
-                crowd_layout: crowd.layout(),
-            },
-            ctx.model_gpu,
-            ctx.targets,
-        );
+        let (crowd, pipeline) = ctx.crowd_pipeline("cpu skinning", "crowd_cpu", &layout);
         Self {
             model: ctx.model.clone(),
             clips: ctx.clips.to_vec(),
@@ -153,28 +141,17 @@ impl Technique for CpuSkinningTechnique {
             return Prepared::default();
         };
         if self.group.is_none() {
-            self.group = Some(ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("cpu skinning bind group"),
-                layout: &self.layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: pos_buf.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: nrm_buf.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: self.clip_table.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 3,
-                        resource: self.info.as_entire_binding(),
-                    },
+            self.group = Some(bind_group(
+                ctx.device,
+                "cpu skinning bind group",
+                &self.layout,
+                &[
+                    (0, pos_buf.as_entire_binding()),
+                    (1, nrm_buf.as_entire_binding()),
+                    (2, self.clip_table.as_entire_binding()),
+                    (3, self.info.as_entire_binding()),
                 ],
-            }));
+            ));
         }
         ctx.queue
             .write_buffer(pos_buf, 0, bytemuck::cast_slice(&self.positions[..needed]));

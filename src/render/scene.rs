@@ -4,7 +4,7 @@
 use super::Targets;
 use super::crowd::Motion;
 use super::gpu_data::{CLIP_MIXED, FrameUniform};
-use super::shaders;
+use super::technique::{TargetPipeline, target_pipeline};
 use glam::{Mat4, Vec3};
 
 /// What changes from frame to frame (all of it lands in one uniform).
@@ -144,28 +144,15 @@ impl Scene {
             immediate_size: 0,
         });
         let pipeline = |name: &'static str, depth_write: bool| {
-            let module = shaders::module(device, name);
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(name),
-                layout: Some(&layout),
-                vertex: wgpu::VertexState {
-                    module: &module,
-                    entry_point: Some("vs_main"),
-                    compilation_options: Default::default(),
-                    buffers: &[],
-                },
+            let spec = TargetPipeline {
+                label: name,
+                layout: &layout,
+                shader: name,
+                buffers: &[],
                 primitive: wgpu::PrimitiveState::default(),
-                depth_stencil: Some(targets.depth_state(depth_write)),
-                multisample: targets.multisample(),
-                fragment: Some(wgpu::FragmentState {
-                    module: &module,
-                    entry_point: Some("fs_main"),
-                    compilation_options: Default::default(),
-                    targets: &[Some(targets.format.into())],
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
+                depth_write,
+            };
+            target_pipeline(device, &spec, targets)
         };
         Self {
             ground: pipeline("ground", true),

@@ -16,8 +16,8 @@ use super::gpu_data::JOINT_ROWS_BYTES;
 use super::model_gpu::ModelGpu;
 use super::skin_data::SkinData;
 use super::technique::{
-    BuildContext, CrowdGroup, FrameContext, PipelineSpec, Prepared, Technique, TechniqueKind,
-    clip_buffer, crowd_pipeline, draw_crowd, grow_buffer, storage_entry, uniform_entry,
+    BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, bind_group,
+    clip_buffer, draw_crowd, grow_buffer, storage_entry, uniform_entry,
 };
 use crate::Model;
 use crate::bones::JointRows;
@@ -73,19 +73,7 @@ impl SkinningTechnique {
         let max_binding = ctx.caps.max_storage_buffer_binding_size;
         let cap = (max_binding / (joints * JOINT_ROWS_BYTES)).min(u32::MAX as u64) as u32;
         let layout = skin_layout(device, "skinning layout", storage_entry(0), true);
-        let crowd = CrowdGroup::new(device, "skinning crowd layout");
-        let pipeline = crowd_pipeline(
-            device,
-            &PipelineSpec {
-                label: "skinning crowd pipeline",
-                shader: "crowd_skinning",
-                frame_layout: ctx.frame_layout,
-                technique_layout: &layout,
-                crowd_layout: crowd.layout(),
-            },
-            ctx.model_gpu,
-            ctx.targets,
-        );
+        let (crowd, pipeline) = ctx.crowd_pipeline("skinning", "crowd_skinning", &layout);
         Self {
             model: ctx.model.clone(),
             clips: ctx.clips.to_vec(),
@@ -190,28 +178,17 @@ impl Technique for SkinningTechnique {
             return Prepared::default();
         };
         if self.group.is_none() {
-            self.group = Some(ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("skinning bind group"),
-                layout: &self.layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: buffer.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: self.skin.vertices.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: self.clip_table.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 3,
-                        resource: self.skin.info.as_entire_binding(),
-                    },
+            self.group = Some(bind_group(
+                ctx.device,
+                "skinning bind group",
+                &self.layout,
+                &[
+                    (0, buffer.as_entire_binding()),
+                    (1, self.skin.vertices.as_entire_binding()),
+                    (2, self.clip_table.as_entire_binding()),
+                    (3, self.skin.info.as_entire_binding()),
                 ],
-            }));
+            ));
         }
         // All palettes in one upload.
         ctx.queue

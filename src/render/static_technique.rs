@@ -4,8 +4,8 @@
 
 use super::model_gpu::ModelGpu;
 use super::technique::{
-    BuildContext, CrowdGroup, FrameContext, PipelineSpec, Prepared, Technique, TechniqueKind,
-    clip_buffer, crowd_pipeline, draw_crowd, storage_entry,
+    BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, bind_group,
+    clip_buffer, draw_crowd, storage_entry,
 };
 use crate::anim::Pose;
 use crate::skin;
@@ -51,33 +51,16 @@ impl StaticTechnique {
             label: Some("static layout"),
             entries: &[storage_entry(0), storage_entry(2)],
         });
-        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("static bind group"),
-            layout: &layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: pose.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: clip_table.as_entire_binding(),
-                },
-            ],
-        });
-        let crowd = CrowdGroup::new(device, "static crowd layout");
-        let pipeline = crowd_pipeline(
+        let group = bind_group(
             device,
-            &PipelineSpec {
-                label: "static crowd pipeline",
-                shader: "crowd_static",
-                frame_layout: ctx.frame_layout,
-                technique_layout: &layout,
-                crowd_layout: crowd.layout(),
-            },
-            ctx.model_gpu,
-            ctx.targets,
+            "static bind group",
+            &layout,
+            &[
+                (0, pose.as_entire_binding()),
+                (2, clip_table.as_entire_binding()),
+            ],
         );
+        let (crowd, pipeline) = ctx.crowd_pipeline("static", "crowd_static", &layout);
         Self {
             pose,
             clip_table,

@@ -219,7 +219,7 @@ pub fn clip_buffer(
 }
 
 /// Group 2 of the crowd shaders: instances and base-colour textures.
-pub fn crowd_layout(device: &wgpu::Device, label: &'static str) -> wgpu::BindGroupLayout {
+pub fn crowd_layout(device: &wgpu::Device, label: &str) -> wgpu::BindGroupLayout {
     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some(label),
         entries: &[
@@ -265,35 +265,39 @@ pub fn crowd_bind_group(
     behaviour: &Behaviour,
 ) -> wgpu::BindGroup {
     let [table, path, boids] = behaviour.buffers();
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("crowd bind group"),
+    bind_group(
+        device,
+        "crowd bind group",
         layout,
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: crowd.buffer.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: wgpu::BindingResource::TextureView(&model.texture_view),
-            },
-            wgpu::BindGroupEntry {
-                binding: 2,
-                resource: wgpu::BindingResource::Sampler(&model.sampler),
-            },
-            wgpu::BindGroupEntry {
-                binding: 3,
-                resource: table.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 4,
-                resource: path.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 5,
-                resource: boids.as_entire_binding(),
-            },
+        &[
+            (0, crowd.buffer.as_entire_binding()),
+            (1, wgpu::BindingResource::TextureView(&model.texture_view)),
+            (2, wgpu::BindingResource::Sampler(&model.sampler)),
+            (3, table.as_entire_binding()),
+            (4, path.as_entire_binding()),
+            (5, boids.as_entire_binding()),
         ],
+    )
+}
+
+/// A bind group of `(binding, resource)` entries.
+pub fn bind_group(
+    device: &wgpu::Device,
+    label: &str,
+    layout: &wgpu::BindGroupLayout,
+    entries: &[(u32, wgpu::BindingResource<'_>)],
+) -> wgpu::BindGroup {
+    let entries: Vec<wgpu::BindGroupEntry<'_>> = entries
+        .iter()
+        .map(|(binding, resource)| wgpu::BindGroupEntry {
+            binding: *binding,
+            resource: resource.clone(),
+        })
+        .collect();
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout,
+        entries: &entries,
     })
 }
 
@@ -307,7 +311,7 @@ pub struct CrowdGroup {
 }
 
 impl CrowdGroup {
-    pub fn new(device: &wgpu::Device, label: &'static str) -> Self {
+    pub fn new(device: &wgpu::Device, label: &str) -> Self {
         Self {
             layout: crowd_layout(device, label),
             groups: Vec::with_capacity(2),
@@ -343,51 +347,104 @@ impl CrowdGroup {
     }
 }
 
-/// Builds a technique's crowd pipeline: groups 0 (frame), 1 (the
-/// technique's own) and 2 (crowd), the static vertex buffer, `vs_main` and
-/// the shared `fs_main` of the composed module `shader`.
+/// A technique's crowd pipeline: groups 0 (frame), 1 (the technique's own)
+/// and 2 (crowd), the static vertex buffer, `vs_main` and the shared
+/// `fs_main` of the composed module `shader`. Labels: `"{name} crowd
+/// layout"` (group 2) and `"{name} crowd pipeline"`.
 pub struct PipelineSpec<'a> {
-    pub label: &'static str,
+    pub name: &'a str,
     pub shader: &'static str,
     pub frame_layout: &'a wgpu::BindGroupLayout,
     pub technique_layout: &'a wgpu::BindGroupLayout,
-    pub crowd_layout: &'a wgpu::BindGroupLayout,
 }
 
+/// Builds the crowd group (group 2) and the crowd pipeline of `spec`.
 pub fn crowd_pipeline(
     device: &wgpu::Device,
     spec: &PipelineSpec<'_>,
     model: &ModelGpu,
     targets: &Targets,
-) -> wgpu::RenderPipeline {
+) -> (CrowdGroup, wgpu::RenderPipeline) {
+    let crowd = CrowdGroup::new(device, &format!("{} crowd layout", spec.name));
+    let label = format!("{} crowd pipeline", spec.name);
     let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some(spec.label),
+        label: Some(&label),
         bind_group_layouts: &[
             Some(spec.frame_layout),
             Some(spec.technique_layout),
-            Some(spec.crowd_layout),
+            Some(crowd.layout()),
         ],
         immediate_size: 0,
     });
+    let pipeline = target_pipeline(
+        device,
+        &TargetPipeline {
+            label: &label,
+            layout: &layout,
+            shader: spec.shader,
+            buffers: &[Some(StaticVertex::layout())],
+            primitive: wgpu::PrimitiveState {
+                cull_mode: if model.double_sided {
+                    None
+                } else {
+                    Some(wgpu::Face::Back)
+                },
+                ..Default::default()
+            },
+            depth_write: true,
+        },
+        targets,
+    );
+    (crowd, pipeline)
+}
+
+impl BuildContext<'_> {
+    /// [`crowd_pipeline`] for a technique built from this context.
+    pub fn crowd_pipeline(
+        &self,
+        name: &str,
+        shader: &'static str,
+        technique_layout: &wgpu::BindGroupLayout,
+    ) -> (CrowdGroup, wgpu::RenderPipeline) {
+        let spec = PipelineSpec {
+            name,
+            shader,
+            frame_layout: self.frame_layout,
+            technique_layout,
+        };
+        crowd_pipeline(self.device, &spec, self.model_gpu, self.targets)
+    }
+}
+
+/// A pipeline drawing into the scene targets: `vs_main` and `fs_main` of
+/// the composed module `shader`, the targets' depth (written when
+/// `depth_write`), multisampling and colour format.
+pub struct TargetPipeline<'a> {
+    pub label: &'a str,
+    pub layout: &'a wgpu::PipelineLayout,
+    pub shader: &'static str,
+    pub buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
+    pub primitive: wgpu::PrimitiveState,
+    pub depth_write: bool,
+}
+
+pub fn target_pipeline(
+    device: &wgpu::Device,
+    spec: &TargetPipeline<'_>,
+    targets: &Targets,
+) -> wgpu::RenderPipeline {
     let module = shaders::module(device, spec.shader);
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(spec.label),
-        layout: Some(&layout),
+        layout: Some(spec.layout),
         vertex: wgpu::VertexState {
             module: &module,
             entry_point: Some("vs_main"),
             compilation_options: Default::default(),
-            buffers: &[Some(StaticVertex::layout())],
+            buffers: spec.buffers,
         },
-        primitive: wgpu::PrimitiveState {
-            cull_mode: if model.double_sided {
-                None
-            } else {
-                Some(wgpu::Face::Back)
-            },
-            ..Default::default()
-        },
-        depth_stencil: Some(targets.depth_state(true)),
+        primitive: spec.primitive,
+        depth_stencil: Some(targets.depth_state(spec.depth_write)),
         multisample: targets.multisample(),
         fragment: Some(wgpu::FragmentState {
             module: &module,

@@ -5,8 +5,8 @@ use super::Targets;
 use super::gpu_data::VatClipGpu;
 use super::model_gpu::ModelGpu;
 use super::technique::{
-    CrowdGroup, FrameContext, PipelineSpec, Prepared, Technique, TechniqueKind, crowd_pipeline,
-    draw_crowd,
+    CrowdGroup, FrameContext, PipelineSpec, Prepared, Technique, TechniqueKind, bind_group,
+    crowd_pipeline, draw_crowd, storage_entry, texture_entry,
 };
 use crate::vat::{Precision, Vat, VatClip};
 use wgpu::util::DeviceExt;
@@ -98,32 +98,17 @@ impl VatResources {
             usage: wgpu::BufferUsages::STORAGE,
         });
         // textureLoad only: no filtering needed, so f32 works everywhere.
-        let texture_entry = |binding| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::COMPUTE,
+        let array_entry = |binding| wgpu::BindGroupLayoutEntry {
             ty: wgpu::BindingType::Texture {
                 sample_type: wgpu::TextureSampleType::Float { filterable: false },
                 view_dimension: wgpu::TextureViewDimension::D2Array,
                 multisampled: false,
             },
-            count: None,
+            ..texture_entry(binding)
         };
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("vat layout"),
-            entries: &[
-                texture_entry(0),
-                texture_entry(1),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Storage { read_only: true },
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                },
-            ],
+            entries: &[array_entry(0), array_entry(1), storage_entry(2)],
         });
         let view = |t: &wgpu::Texture, label| {
             t.create_view(&wgpu::TextureViewDescriptor {
@@ -132,30 +117,22 @@ impl VatResources {
                 ..Default::default()
             })
         };
-        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("vat bind group"),
-            layout: &layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(&view(
-                        &positions,
-                        "vat positions view",
-                    )),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::TextureView(&view(
-                        &normals,
-                        "vat normals view",
-                    )),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: clips.as_entire_binding(),
-                },
+        let bind_group = bind_group(
+            device,
+            "vat bind group",
+            &layout,
+            &[
+                (
+                    0,
+                    wgpu::BindingResource::TextureView(&view(&positions, "vat positions view")),
+                ),
+                (
+                    1,
+                    wgpu::BindingResource::TextureView(&view(&normals, "vat normals view")),
+                ),
+                (2, clips.as_entire_binding()),
             ],
-        });
+        );
         Self {
             positions,
             normals,
@@ -186,19 +163,13 @@ impl VatTechnique {
         frame_layout: &wgpu::BindGroupLayout,
     ) -> Self {
         let resources = VatResources::new(device, queue, vat, ground_speeds);
-        let crowd = CrowdGroup::new(device, "vat crowd layout");
-        let pipeline = crowd_pipeline(
-            device,
-            &PipelineSpec {
-                label: "vat crowd pipeline",
-                shader: "crowd_vat",
-                frame_layout,
-                technique_layout: &resources.layout,
-                crowd_layout: crowd.layout(),
-            },
-            model,
-            targets,
-        );
+        let spec = PipelineSpec {
+            name: "vat",
+            shader: "crowd_vat",
+            frame_layout,
+            technique_layout: &resources.layout,
+        };
+        let (crowd, pipeline) = crowd_pipeline(device, &spec, model, targets);
         Self {
             resources,
             pipeline,

@@ -131,3 +131,126 @@ pub fn check_snapshot(name: &str, actual: &RgbaImage, mean_limit: f64, failed_bu
         );
     }
 }
+
+/// Runs `entry` of the WGSL `source` once per query in workgroups of 64.
+/// Bind group `io_at` holds the queries (binding 0) and two vec4 results
+/// per query (binding 1); `groups` are bound at their indices; any
+/// other index below the highest gets an empty group. Objects are labelled
+/// `"{label} …"`. Returns the results, read back.
+pub fn run_compute<Q: bytemuck::Pod>(
+    gpu: &GpuContext,
+    label: &str,
+    source: &str,
+    entry: &str,
+    queries: &[Q],
+    io_at: usize,
+    groups: &[(usize, &wgpu::BindGroupLayout, &wgpu::BindGroup)],
+) -> Vec<[f32; 4]> {
+    use stampede::gpu::compute_storage;
+    use wgpu::util::DeviceExt;
+    let device = &gpu.device;
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(label),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
+    let io_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(&format!("{label} io")),
+        entries: &[compute_storage(0, true), compute_storage(1, false)],
+    });
+    let query_buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(&format!("{label} queries")),
+        contents: bytemuck::cast_slice(queries),
+        usage: wgpu::BufferUsages::STORAGE,
+    });
+    let size = (queries.len() * 2 * 16) as u64;
+    let out = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(&format!("{label} results")),
+        size,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    let readback = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(&format!("{label} readback")),
+        size,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let io = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(&format!("{label} io")),
+        layout: &io_layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: query_buf.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: out.as_entire_binding(),
+            },
+        ],
+    });
+    // Every index up to the highest: io, a given group, or an empty one.
+    let count = groups.iter().map(|g| g.0).chain([io_at]).max().unwrap_or(0) + 1;
+    let mut slots: Vec<Option<(&wgpu::BindGroupLayout, &wgpu::BindGroup)>> = vec![None; count];
+    slots[io_at] = Some((&io_layout, &io));
+    for &(at, layout, group) in groups {
+        slots[at] = Some((layout, group));
+    }
+    let empty = slots.iter().any(Option::is_none).then(|| {
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some(&format!("{label} empty")),
+            entries: &[],
+        });
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(&format!("{label} empty")),
+            layout: &layout,
+            entries: &[],
+        });
+        (layout, group)
+    });
+    let slots: Vec<(&wgpu::BindGroupLayout, &wgpu::BindGroup)> = slots
+        .into_iter()
+        .map(|s| s.unwrap_or_else(|| empty.as_ref().map(|(l, g)| (l, g)).expect("empty group")))
+        .collect();
+    let layouts: Vec<Option<&wgpu::BindGroupLayout>> = slots.iter().map(|s| Some(s.0)).collect();
+    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(&format!("{label} pipeline")),
+        layout: Some(
+            &device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some(&format!("{label} layout")),
+                bind_group_layouts: &layouts,
+                immediate_size: 0,
+            }),
+        ),
+        module: &module,
+        entry_point: Some(entry),
+        compilation_options: Default::default(),
+        cache: None,
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        pass.set_pipeline(&pipeline);
+        for (i, (_, group)) in slots.iter().enumerate() {
+            pass.set_bind_group(i as u32, *group, &[]);
+        }
+        pass.dispatch_workgroups((queries.len() as u32).div_ceil(64), 1, 1);
+    }
+    encoder.copy_buffer_to_buffer(&out, 0, &readback, 0, size);
+    gpu.queue.submit([encoder.finish()]);
+    let bytes = stampede::gpu::read_buffer(device, &readback, size).expect("read back the results");
+    bytemuck::pod_collect_to_vec(&bytes)
+}
+
+/// Results written as (position, normal) vec4 pairs, as Vec3 pairs.
+pub fn position_normal_pairs(results: &[[f32; 4]]) -> Vec<(glam::Vec3, glam::Vec3)> {
+    results
+        .chunks(2)
+        .map(|c| {
+            (
+                glam::Vec3::from_slice(&c[0][..3]),
+                glam::Vec3::from_slice(&c[1][..3]),
+            )
+        })
+        .collect()
+}
