@@ -122,23 +122,10 @@ impl PoseBatch {
         positions: &mut [Vec3],
         normals: &mut [Vec3],
     ) {
-        let n = model.vertex_count();
-        assert!(
-            positions.len() >= count * n && normals.len() >= count * n,
-            "skinning output too small"
-        );
-        let per = self.per_worker(count);
-        positions[..count * n]
-            .par_chunks_mut(per * n)
-            .zip(normals[..count * n].par_chunks_mut(per * n))
-            .zip(self.workers.par_iter_mut())
-            .enumerate()
-            .for_each(|(w, ((pos, nrm), pose))| {
-                for (i, (p, nr)) in pos.chunks_mut(n).zip(nrm.chunks_mut(n)).enumerate() {
-                    let (clip, t) = clip_time(w * per + i);
-                    pose.sample(model, clip, t);
-                    skin::skin_into(model, pose, p, nr);
-                }
-            });
+        let unblended = |i| {
+            let c = clip_time(i);
+            (c, c, 1.0)
+        };
+        self.skin_blend(model, count, unblended, positions, normals);
     }
 }

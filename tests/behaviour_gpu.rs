@@ -397,25 +397,10 @@ fn vat_and_live_skinning_agree_with_behaviour_on() {
     let skinning = render(&mut view, TechniqueKind::Skinning, &s);
     let bone = render(&mut view, TechniqueKind::BoneTexture, &s);
     let still = render(&mut view, TechniqueKind::Static, &s);
-    let budget = (320 * 192) * 3 / 1000;
-    for (name, img) in [("skinning", &skinning), ("bone texture", &bone)] {
-        let d = common::diff(&vat, img, 24);
-        eprintln!(
-            "behaviour on, VAT vs {name}: mean {:.4}, {} failed pixels",
-            d.mean, d.failed
-        );
-        assert!(
-            d.mean <= 0.5 && d.failed <= budget,
-            "VAT vs {name}: mean {:.3} (limit 0.5), {} pixels (budget {budget})",
-            d.mean,
-            d.failed
-        );
-    }
-    let d = common::diff(&vat, &still, 24);
-    assert!(
-        d.mean > 0.5 || d.failed > budget,
-        "the limit has no teeth (mean {:.3}, {})",
-        d.mean,
-        d.failed
+    common::assert_images_agree(
+        "behaviour on, ",
+        &vat,
+        &[("skinning", &skinning), ("bone texture", &bone)],
+        &still,
     );
 }

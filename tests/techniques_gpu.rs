@@ -62,30 +62,11 @@ fn vat_skinning_and_bone_texture_images_agree() {
     let skinning = render(&mut view, TechniqueKind::Skinning, &s);
     let bone = render(&mut view, TechniqueKind::BoneTexture, &s);
     let still = render(&mut view, TechniqueKind::Static, &s);
-    let budget = (320 * 192) * 3 / 1000;
-    for (name, img) in [("skinning", &skinning), ("bone texture", &bone)] {
-        let d = common::diff(&vat, img, 24);
-        eprintln!(
-            "VAT vs {name}: mean {:.4}, {} failed pixels",
-            d.mean, d.failed
-        );
-        assert!(
-            d.mean <= 0.5 && d.failed <= budget,
-            "VAT vs {name}: mean error {:.3} (limit 0.5), {} pixels off (budget {budget})",
-            d.mean,
-            d.failed
-        );
-    }
-    let d = common::diff(&vat, &still, 24);
-    eprintln!(
-        "VAT vs static: mean {:.4}, {} failed pixels",
-        d.mean, d.failed
-    );
-    assert!(
-        d.mean > 0.5 || d.failed > budget,
-        "a different pose should exceed the limit (mean {:.3}, {} pixels)",
-        d.mean,
-        d.failed
+    common::assert_images_agree(
+        "",
+        &vat,
+        &[("skinning", &skinning), ("bone texture", &bone)],
+        &still,
     );
 }
 

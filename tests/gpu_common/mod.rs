@@ -43,6 +43,45 @@ pub struct Diff {
     pub image: RgbaImage,
 }
 
+/// The parity limit of the technique image tests: against the VAT image,
+/// a mean channel error of at most 0.5 (of 255) and at most 0.3 % of pixels
+/// off by more than 24. VAT and bone texture lerp between baked frames while
+/// live skinning samples the exact pose, so silhouette edges may move by the
+/// bake's interpolation error; a wrong pose moves whole limbs. `still` (the
+/// static technique) must exceed the limit, so the limit has teeth.
+pub fn assert_images_agree(
+    context: &str,
+    vat: &RgbaImage,
+    others: &[(&str, &RgbaImage)],
+    still: &RgbaImage,
+) {
+    let budget = (vat.width * vat.height) as usize * 3 / 1000;
+    for (name, img) in others {
+        let d = diff(vat, img, 24);
+        eprintln!(
+            "{context}VAT vs {name}: mean {:.4}, {} failed pixels",
+            d.mean, d.failed
+        );
+        assert!(
+            d.mean <= 0.5 && d.failed <= budget,
+            "{context}VAT vs {name}: mean error {:.3} (limit 0.5), {} pixels off (budget {budget})",
+            d.mean,
+            d.failed
+        );
+    }
+    let d = diff(vat, still, 24);
+    eprintln!(
+        "{context}VAT vs static: mean {:.4}, {} failed pixels",
+        d.mean, d.failed
+    );
+    assert!(
+        d.mean > 0.5 || d.failed > budget,
+        "{context}a different pose should exceed the limit (mean {:.3}, {} pixels)",
+        d.mean,
+        d.failed
+    );
+}
+
 pub fn diff(a: &RgbaImage, b: &RgbaImage, threshold: u8) -> Diff {
     assert_eq!(
         (a.width, a.height),
