@@ -268,7 +268,7 @@ impl Running {
             technique: args.technique,
             paused: false,
             behaviour,
-            follow_herd: false,
+            follow_herd: true,
         };
         Ok(Self {
             window,
