@@ -109,11 +109,7 @@ impl Technique for BoneTextureTechnique {
     }
 
     fn prepare(&mut self, ctx: &FrameContext<'_>) -> Prepared {
-        self.crowd.update(ctx);
-        Prepared {
-            drawn: ctx.crowd.count(),
-            upload_bytes: 0,
-        }
+        self.crowd.prepare_gpu_only(ctx)
     }
 
     fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, count: u32) {

@@ -78,11 +78,7 @@ impl Technique for StaticTechnique {
     }
 
     fn prepare(&mut self, ctx: &FrameContext<'_>) -> Prepared {
-        self.crowd.update(ctx);
-        Prepared {
-            drawn: ctx.crowd.count(),
-            upload_bytes: 0,
-        }
+        self.crowd.prepare_gpu_only(ctx)
     }
 
     fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, count: u32) {

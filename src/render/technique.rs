@@ -322,6 +322,16 @@ impl CrowdGroup {
         &self.layout
     }
 
+    /// `prepare` of a technique with no per-frame CPU work or uploads (VAT,
+    /// bone texture, static): keep the crowd group current, draw everyone.
+    pub fn prepare_gpu_only(&mut self, ctx: &FrameContext<'_>) -> Prepared {
+        self.update(ctx);
+        Prepared {
+            drawn: ctx.crowd.count(),
+            upload_bytes: 0,
+        }
+    }
+
     pub fn update(&mut self, ctx: &FrameContext<'_>) {
         let key = (ctx.crowd.generation, ctx.behaviour.binding_key());
         if let Some(i) = self.groups.iter().position(|(c, b, _)| (*c, *b) == key) {
