@@ -4,8 +4,8 @@
 // behaviour on: the herd (`herd_state`). Birds with behaviour on: the flock
 // simulated by flock.wgsl (position, heading and bank from the boid, flap
 // and glide blended by its smoothed flap weight).
-// Composed after crowd.wgsl, boid.wgsl and herd.wgsl. The CPU mirror is
-// `render::anim_state::instance_anim`.
+// The CPU twin is `crowd::anim::instance_anim`.
+// requires: crowd boid herd
 
 // The flock's current state (a one-bird placeholder when there is none).
 @group(2) @binding(5) var<storage, read> boids: array<Boid>;
@@ -23,8 +23,7 @@ struct AnimState {
 // Clip time of clip `clip_index` for an instance, at `rate` seconds of clip
 // per second of scene time.
 fn behaviour_clip_time(inst: Instance, clip_index: u32, rate: f32) -> f32 {
-    let clip = vat_clips[clip_index];
-    return frame.time * rate + inst.time_offset * frame.spread * clip.duration;
+    return clip_time(inst, vat_clips[clip_index].duration, rate);
 }
 
 fn anim_state(index: u32, inst: Instance) -> AnimState {

@@ -1,5 +1,5 @@
 // One bird of the flock, written by flock.wgsl and read by the renderer
-// (behaviour.wgsl). Keep in sync with `flock::Boid`.
+// (behaviour.wgsl). Mirrored by `crowd::flock::Boid` (tests/gpu_layout.rs).
 
 struct Boid {
     pos: vec3<f32>,

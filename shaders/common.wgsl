@@ -1,5 +1,6 @@
 // Shared by every scene shader: the per-frame uniform, lighting and fog.
-// Keep `Frame` in sync with `render::gpu_data::FrameUniform`.
+// `Frame` is mirrored by `crowd::FrameUniform` (tests/gpu_layout.rs checks
+// every field's offset).
 
 struct Frame {
     view_proj: mat4x4<f32>,

@@ -1,10 +1,11 @@
 // The crowd: one instanced draw. Each instance's placement and clips come
-// from the frame time on the GPU (`anim_state` in behaviour.wgsl); its pose comes from the technique, whose file
-// (vat_crowd.wgsl, skinning.wgsl, ...) supplies `vs_main` and calls
-// `finish_vertex` here. Keep `Instance` in sync with
-// `render::gpu_data::Instance`, and `instance_clip` / `instance_clip_time`
-// with `render::crowd::instance_clip_time`.
-// Composed after common.wgsl and technique.wgsl.
+// from the frame time on the GPU (`anim_state` in behaviour.wgsl); its pose
+// comes from the technique's pose hook, called by `vs_main` in
+// crowd_vertex.wgsl, which places it here with `finish_vertex`.
+// `Instance` is mirrored by `crowd::Instance` (tests/gpu_layout.rs), and
+// `instance_clip` / `instance_clip_time` are the twins of
+// `crowd::instance_clip_time`.
+// requires: common pose
 
 struct Instance {
     // 0..1 across the track (or the flock's radius).
@@ -97,8 +98,14 @@ fn place(inst: Instance, dist: f32) -> Placement {
 // Clip time of an instance (seconds, before wrapping). Clip time and ground
 // distance scale together, so feet do not slide.
 fn instance_clip_time(inst: Instance, clip: VatClip) -> f32 {
-    let rate = frame.playback * inst.speed;
-    return frame.time * rate + inst.time_offset * frame.spread * clip.duration;
+    return clip_time(inst, clip.duration, frame.playback * inst.speed);
+}
+
+// The one clip-time formula: `rate` seconds of clip per second of scene
+// time, plus the instance's offset into a clip `duration` long (the twin of
+// `crowd::clip_time::clip_time`).
+fn clip_time(inst: Instance, duration: f32, rate: f32) -> f32 {
+    return frame.time * rate + inst.time_offset * frame.spread * duration;
 }
 
 // Where an instance is with behaviour off: on its loop, having covered the

@@ -1,6 +1,8 @@
 // Boids on the GPU: separation, alignment, cohesion and a soft bound, with a
 // uniform grid so each bird only looks at the 27 cells around it.
-// Keep `Boid` and `FlockUniform` in sync with `flock::gpu`.
+// requires: boid
+// `FlockUniform` is mirrored by `crowd::flock::FlockUniform`
+// (tests/gpu_layout.rs); the CPU reference step is in tests/flock.rs.
 //
 // One step is five passes: clear_cells, count_cells, scan_cells,
 // scatter_boids, update_boids. Neighbour sums are accumulated in fixed point

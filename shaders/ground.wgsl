@@ -1,5 +1,6 @@
 // The ground: a large quad under the crowd with procedural grass and, for a
-// galloping herd, a dirt track. Composed after common.wgsl.
+// galloping herd, a dirt track.
+// requires: common
 
 struct GroundOut {
     @builtin(position) clip_pos: vec4<f32>,

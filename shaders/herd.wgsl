@@ -1,8 +1,9 @@
 // The herd on the GPU: every horse's gait, crossfade weight, distance and
 // place from the frame's schedule table and the path. This mirrors
-// `herd::Herd::instance` (and `HerdPath::at`, `formation_slot`) exactly;
-// tests/herd_gpu.rs compares them. Keep `HerdTable` in sync with
-// `herd::HerdTable`. Standalone: composed before behaviour.wgsl.
+// `crowd::herd::Herd::instance` (and `HerdPath::at`, `formation_slot`)
+// exactly; tests/behaviour_gpu.rs compares them. `HerdTable` is mirrored by
+// `crowd::herd::HerdTable` (tests/gpu_layout.rs).
+// requires: rng
 
 struct HerdTable {
     // Gait (0 walk, 1 gallop, 2 idle) of segment first + j, four per vec4.
@@ -33,13 +34,6 @@ const FORMATION_SCALE: f32 = 0.75;
 const GOLDEN_ANGLE: f32 = 2.3999633;
 const HERD_TAU: f32 = 6.2831855;
 const FORMATION_JITTER: vec2<f32> = vec2<f32>(0.4, 0.5);
-
-// PCG hash (`herd::pcg_hash`).
-fn pcg_hash(i: u32) -> u32 {
-    let s = i * 747796405u + 2891336453u;
-    let w = ((s >> ((s >> 28u) + 4u)) ^ s) * 277803737u;
-    return (w >> 22u) ^ w;
-}
 
 struct HerdState {
     // Ground position (x, z) and unit heading (x, z).

@@ -1,7 +1,9 @@
 // Linear blend skinning on the GPU, shared by the live-skinning and the
 // bone-texture techniques: the per-vertex skin data and the blend.
-// Keep `SkinVertex` in sync with `render::gpu_data::SkinVertex` and
-// `skin_apply` with `skin::skin_range` (morph targets are not applied).
+// requires: pose
+// `SkinVertex` is mirrored by `render::gpu_data::SkinVertex` (checked by
+// tests/gpu_layout.rs); `skin_apply` is the twin of `skin::skin_range`
+// (morph targets are not applied).
 
 struct SkinVertex {
     // Bind-pose position and normal (mesh space, before the joint palette).

@@ -1,5 +1,6 @@
 // The sky: a full-screen triangle at the far plane, drawn after the scene
-// where nothing else was. Composed after common.wgsl.
+// where nothing else was.
+// requires: common
 
 struct SkyOut {
     @builtin(position) clip_pos: vec4<f32>,

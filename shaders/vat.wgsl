@@ -1,5 +1,6 @@
+// requires: pose
 // Vertex animation texture fetch: the one function every VAT path and the
-// GPU correctness test use. Composed after technique.wgsl (the clip table).
+// GPU correctness test use.
 
 @group(1) @binding(0) var vat_positions: texture_2d_array<f32>;
 @group(1) @binding(1) var vat_normals: texture_2d_array<f32>;

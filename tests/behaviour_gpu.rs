@@ -6,11 +6,12 @@ mod gpu_common;
 use gpu_common as common;
 
 use glam::{Vec2, Vec3};
-use stampede::app::scene_setup::{ModelChoice, Prepared, prepare};
-use stampede::herd::{Herd, HerdTable, formation_slot};
-use stampede::render::anim_state::HerdClips;
+use stampede::crowd::anim::HerdClips;
+use stampede::crowd::herd::{Herd, HerdTable, formation_slot};
+use stampede::crowd::setup::{Loaded, ModelChoice, load};
+use stampede::crowd::{BehaviourSettings, FrameSettings};
 use stampede::render::headless::{self, Headless, RgbaImage};
-use stampede::render::{BehaviourSettings, FrameSettings, TechniqueKind, VatResources, shaders};
+use stampede::render::{RendererConfig, TechniqueKind, VatResources, shaders};
 use stampede::skin;
 use stampede::vat::{Precision, Vat};
 use wgpu::util::DeviceExt;
@@ -46,9 +47,9 @@ struct BlendQuery {
 }
 
 /// CPU skinning of every vertex of VAT clip `clip` at clip time `t`.
-fn cpu_pose(prepared: &Prepared, clip: u32, t: f32) -> (Vec<Vec3>, Vec<Vec3>) {
+fn cpu_pose(prepared: &Loaded, clip: u32, t: f32) -> (Vec<Vec3>, Vec<Vec3>) {
     let c = &prepared.vat.clips[clip as usize];
-    let time = stampede::render::crowd::pose_time(c, t);
+    let time = stampede::crowd::pose_time(c, t);
     let pose = prepared.model.sample_pose(c.source, time);
     skin::skin(&prepared.model, &pose)
 }
@@ -65,7 +66,7 @@ fn the_crossfade_matches_a_cpu_blend_of_two_skinned_poses() {
     let Some(gpu) = common::gpu_or_skip("crossfade") else {
         return;
     };
-    let prepared = prepare(&ModelChoice::Horse, 30.0, Precision::F16, None).expect("horse");
+    let prepared = load(&ModelChoice::Horse, 30.0, Precision::F16, None).expect("horse");
     let vat: &Vat = &prepared.vat;
     let clips = HerdClips::find(&vat.clips, &prepared.ground_speeds).expect("walk and gallop");
     let (walk, gallop, idle) = (clips.clips[0], clips.clips[1], clips.clips[2]);
@@ -96,7 +97,11 @@ fn the_crossfade_matches_a_cpu_blend_of_two_skinned_poses() {
         }
     }
     let resources = VatResources::new(&gpu.device, &gpu.queue, vat, &[]);
-    let source = format!("{}\n{}", shaders::VAT, BLEND_ENTRY);
+    let source = format!(
+        "{}\n{}",
+        shaders::source("vat").expect("composes"),
+        BLEND_ENTRY
+    );
     let out = common::run_compute(
         &gpu,
         "behaviour test",
@@ -186,7 +191,7 @@ fn herd_state_on_the_gpu_equals_the_cpu_herd() {
     let Some(gpu) = common::gpu_or_skip("herd_state") else {
         return;
     };
-    let prepared = prepare(&ModelChoice::Horse, 30.0, Precision::F16, None).expect("horse");
+    let prepared = load(&ModelChoice::Horse, 30.0, Precision::F16, None).expect("horse");
     let clips = HerdClips::find(&prepared.vat.clips, &prepared.ground_speeds).expect("gaits");
     let extent = prepared.vat.bounds.max - prepared.vat.bounds.min;
     let params = clips.params(SEED, &BehaviourSettings::on(), extent.x.max(extent.z));
@@ -237,7 +242,11 @@ fn herd_state_on_the_gpu_equals_the_cpu_herd() {
             ],
         });
         let queries: Vec<[u32; 2]> = (0..count).map(|i| [i, t.to_bits()]).collect();
-        let source = format!("{}\n{}", shaders::HERD, HERD_ENTRY);
+        let source = format!(
+            "{}\n{}",
+            shaders::source("herd").expect("composes"),
+            HERD_ENTRY
+        );
         let out = common::run_compute(
             &gpu,
             "behaviour test",
@@ -296,20 +305,17 @@ fn herd_state_on_the_gpu_equals_the_cpu_herd() {
     assert!(segments_split >= 3, "lags never crossed a segment boundary");
 }
 
-fn behaviour_view(
-    choice: ModelChoice,
-    count: u32,
-    size: (u32, u32),
-) -> Option<(Headless, Prepared)> {
+fn behaviour_view(choice: ModelChoice, count: u32, size: (u32, u32)) -> Option<(Headless, Loaded)> {
     let gpu = common::gpu_or_skip("behaviour images")?;
-    let prepared = prepare(&choice, 30.0, Precision::F16, None).expect("the model bakes");
-    let mut config = prepared.renderer_config(size.0, size.1, count, SEED, headless::FORMAT);
+    let prepared = load(&choice, 30.0, Precision::F16, None).expect("the model bakes");
+    let mut config =
+        RendererConfig::for_model(&prepared, size.0, size.1, count, SEED, headless::FORMAT);
     config.behaviour = BehaviourSettings::on();
     let view = Headless::new(gpu, &prepared.model, &prepared.vat, &config).expect("renderer");
     Some((view, prepared))
 }
 
-fn frame_at(view: &mut Headless, prepared: &Prepared, time: f32) -> FrameSettings {
+fn frame_at(view: &mut Headless, prepared: &Loaded, time: f32) -> FrameSettings {
     let s = FrameSettings {
         time,
         clip: prepared.clip,

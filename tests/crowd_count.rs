@@ -5,8 +5,9 @@ mod gpu_common;
 use gpu_common as common;
 
 use stampede::Model;
+use stampede::crowd::{FrameSettings, Motion};
+use stampede::render::RendererConfig;
 use stampede::render::headless::Headless;
-use stampede::render::{FrameSettings, Motion, RendererConfig};
 use stampede::vat::{self, BakeOptions};
 
 #[test]

@@ -4,7 +4,8 @@ mod gpu_common;
 
 use glam::Vec3;
 use stampede::Aabb;
-use stampede::flock::{Boid, FlockParams, FlockSim};
+use stampede::crowd::flock::{Boid, FlockParams};
+use stampede::render::flock_sim::FlockSim;
 
 /// No two birds end closer than this fraction of the separation radius.
 /// Birds start at random (some overlapping); separation is a steering force
@@ -112,7 +113,7 @@ fn the_simulation_is_deterministic() {
 
 /// One step on the CPU with brute-force neighbours (no grid), following the
 /// rules of shaders/flock.wgsl in plain floats.
-fn cpu_step(boids: &[Boid], u: &stampede::flock::FlockUniform) -> Vec<Boid> {
+fn cpu_step(boids: &[Boid], u: &stampede::crowd::flock::FlockUniform) -> Vec<Boid> {
     let (r, rs, speed) = (u.neighbor_radius, u.separation_radius, u.max_speed);
     let lo = Vec3::from_slice(&u.bounds_min[..3]);
     let hi = Vec3::from_slice(&u.bounds_max[..3]);

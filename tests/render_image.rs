@@ -5,8 +5,9 @@ mod gpu_common;
 use gpu_common as common;
 
 use stampede::Model;
+use stampede::crowd::{FrameSettings, Motion};
+use stampede::render::RendererConfig;
 use stampede::render::headless::{Headless, RgbaImage};
-use stampede::render::{FrameSettings, Motion, RendererConfig};
 use stampede::vat::{self, BakeOptions};
 
 const SIZE: (u32, u32) = (512, 320);
@@ -17,9 +18,9 @@ fn setup() -> Option<(Headless, String, u32, f32)> {
     let path = common::test_model_path();
     let model = Model::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let vat = vat::bake(&model, &BakeOptions::default()).expect("the test model bakes");
-    let clip = stampede::app::scene_setup::default_clip(&vat) as usize;
+    let clip = stampede::crowd::setup::default_clip(&vat) as usize;
     let speeds: Vec<f32> = (0..vat.clips.len())
-        .map(|c| stampede::app::scene_setup::estimate_ground_speed(&vat, c))
+        .map(|c| stampede::crowd::setup::estimate_ground_speed(&vat, c))
         .collect();
     let config = RendererConfig {
         format: stampede::render::headless::FORMAT,

@@ -2,11 +2,11 @@
 //! of the shader's clip time, the parity error, and the CPU-skinning cap.
 
 use clap::ValueEnum;
-use stampede::parity::{pose_parity, vat_position};
+use stampede::crowd::parity::{pose_parity, vat_position};
+use stampede::crowd::{CLIP_MIXED, FrameUniform};
+use stampede::crowd::{generate, instance_clip_time, pose_time};
 use stampede::render::TechniqueKind;
-use stampede::render::cpu_technique::{MAX_CPU_BYTES, MAX_CPU_INSTANCES, cpu_cap};
-use stampede::render::crowd::{generate, instance_clip_time, pose_time};
-use stampede::render::gpu_data::{CLIP_MIXED, FrameUniform};
+use stampede::render::techniques::cpu::{MAX_CPU_BYTES, MAX_CPU_INSTANCES, cpu_cap};
 use stampede::vat::{self, BakeOptions};
 use stampede::{assets, skin};
 

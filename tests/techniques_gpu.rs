@@ -7,19 +7,21 @@ mod gpu_common;
 use gpu_common as common;
 
 use glam::Vec3;
-use stampede::app::scene_setup::{ModelChoice, Prepared, prepare};
-use stampede::render::crowd::{self, instance_clip_time, pose_time};
+use stampede::crowd::FrameSettings;
+use stampede::crowd::setup::{Loaded, ModelChoice, load};
+use stampede::crowd::{self, instance_clip_time, pose_time};
 use stampede::render::headless::{self, Headless, RgbaImage};
-use stampede::render::{FrameSettings, TechniqueKind, shaders};
+use stampede::render::{RendererConfig, TechniqueKind, shaders};
 use stampede::vat::Precision;
 use stampede::{Model, skin};
 
 const SEED: u64 = 3;
 
-fn setup(choice: ModelChoice, count: u32, size: (u32, u32)) -> Option<(Headless, Prepared)> {
+fn setup(choice: ModelChoice, count: u32, size: (u32, u32)) -> Option<(Headless, Loaded)> {
     let gpu = common::gpu_or_skip("techniques_gpu")?;
-    let prepared = prepare(&choice, 30.0, Precision::F16, None).expect("the model bakes");
-    let config = prepared.renderer_config(size.0, size.1, count, SEED, headless::FORMAT);
+    let prepared = load(&choice, 30.0, Precision::F16, None).expect("the model bakes");
+    let config =
+        RendererConfig::for_model(&prepared, size.0, size.1, count, SEED, headless::FORMAT);
     let view = Headless::new(gpu, &prepared.model, &prepared.vat, &config).expect("renderer");
     Some((view, prepared))
 }
@@ -29,7 +31,7 @@ fn horse() -> ModelChoice {
 }
 
 /// A time between baked frames for most instances (30 fps bake).
-fn settings(prepared: &Prepared) -> FrameSettings {
+fn settings(prepared: &Loaded) -> FrameSettings {
     FrameSettings {
         time: 1.0 + 0.43 / 30.0,
         clip: prepared.clip,
@@ -96,23 +98,16 @@ struct Query {
 }
 
 /// The composed module and the WGSL call of each technique's vertex function.
-fn vertex_function(kind: TechniqueKind) -> (&'static str, &'static str) {
-    match kind {
-        TechniqueKind::Vat => (
-            shaders::CROWD_VAT,
-            "vat_sample(q.vertex, q.clip, q.t, true)",
-        ),
-        TechniqueKind::Skinning => (
-            shaders::CROWD_SKINNING,
-            "skinned_vertex(q.vertex, q.instance)",
-        ),
-        TechniqueKind::BoneTexture => (
-            shaders::CROWD_BONE_TEXTURE,
-            "bone_vertex(q.vertex, q.clip, q.t, true)",
-        ),
-        TechniqueKind::Cpu => (shaders::CROWD_CPU, "cpu_vertex(q.vertex, q.instance)"),
-        TechniqueKind::Static => (shaders::CROWD_STATIC, "static_vertex(q.vertex)"),
-    }
+fn vertex_function(kind: TechniqueKind) -> (String, &'static str) {
+    let call = match kind {
+        TechniqueKind::Vat => "vat_sample(q.vertex, q.clip, q.t, true)",
+        TechniqueKind::Skinning => "skinned_vertex(q.vertex, q.instance)",
+        TechniqueKind::BoneTexture => "bone_vertex(q.vertex, q.clip, q.t, true)",
+        TechniqueKind::Cpu => "cpu_vertex(q.vertex, q.instance)",
+        TechniqueKind::Static => "static_vertex(q.vertex)",
+    };
+    let module = shaders::source(kind.crowd_module()).expect("the crowd module composes");
+    (module, call)
 }
 
 /// Runs the active technique's vertex function for `queries` with the
@@ -291,7 +286,7 @@ fn cpu_skinning_cap_is_applied_and_reported() {
     render(&mut view, TechniqueKind::Cpu, &s);
     let costs = view.renderer.costs();
     let cap = costs.cap.expect("CPU skinning has a cap");
-    assert!(cap <= stampede::render::cpu_technique::MAX_CPU_INSTANCES);
+    assert!(cap <= stampede::render::techniques::cpu::MAX_CPU_INSTANCES);
     assert_eq!(costs.requested, 2100);
     assert_eq!(costs.drawn, cap.min(2100));
     assert!(costs.capped(), "2100 instances should be capped at {cap}");

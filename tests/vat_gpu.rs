@@ -39,7 +39,11 @@ struct Query {
 fn run_gpu(gpu: &stampede::gpu::GpuContext, vat: &Vat, queries: &[Query]) -> Vec<(Vec3, Vec3)> {
     let device = &gpu.device;
     let resources = VatResources::new(device, &gpu.queue, vat, &[]);
-    let source = format!("{}\n{}", shaders::VAT, TEST_SHADER);
+    let source = format!(
+        "{}\n{}",
+        shaders::source("vat").expect("composes"),
+        TEST_SHADER
+    );
     let results = common::run_compute(
         gpu,
         "vat test",

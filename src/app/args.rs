@@ -101,8 +101,8 @@ impl OnOff {
 impl ViewerArgs {
     /// The behaviour settings the flags ask for (deterministic: every flock
     /// step is run, so a frame at time T is the same every time).
-    pub fn behaviour_settings(&self) -> crate::render::BehaviourSettings {
-        crate::render::BehaviourSettings {
+    pub fn behaviour_settings(&self) -> crate::crowd::BehaviourSettings {
+        crate::crowd::BehaviourSettings {
             enabled: self.behaviour.is_on(),
             fade: self.crossfade.clamp(0.0, 10.0),
             ..Default::default()

@@ -3,7 +3,7 @@
 //! skinning ÷ VAT and VAT ÷ static ratios.
 
 use super::measure::MeasureAll;
-use crate::parity::Parity;
+use crate::crowd::parity::Parity;
 use crate::render::{TechniqueCosts, TechniqueKind};
 
 /// What the section shows.

@@ -3,16 +3,16 @@
 mod args;
 pub mod costs_ui;
 pub mod measure;
-pub mod scene_setup;
 mod ui;
 mod window;
 
+use crate::crowd::setup::{ModelChoice, load};
+use crate::crowd::{self, FrameSettings};
 use crate::gpu::GpuContext;
+use crate::render::RendererConfig;
 use crate::render::headless::{self, Headless};
-use crate::render::{FrameSettings, crowd};
 use anyhow::Context;
 pub use args::{OnOff, ViewerArgs, parse_size};
-use scene_setup::{ModelChoice, prepare};
 
 /// Runs the viewer as the flags ask: a window, or a headless screenshot.
 pub fn run(args: ViewerArgs) -> anyhow::Result<()> {
@@ -49,7 +49,7 @@ fn screenshot_headless(args: &ViewerArgs, count: u32) -> anyhow::Result<()> {
         .screenshot
         .clone()
         .context("--headless needs --screenshot PATH")?;
-    let prepared = prepare(
+    let prepared = load(
         &ModelChoice::parse(&args.model),
         args.fps,
         args.precision,
@@ -64,7 +64,7 @@ fn screenshot_headless(args: &ViewerArgs, count: u32) -> anyhow::Result<()> {
         gpu.description()
     );
     let (w, h) = args.size;
-    let mut config = prepared.renderer_config(w, h, count, args.seed, headless::FORMAT);
+    let mut config = RendererConfig::for_model(&prepared, w, h, count, args.seed, headless::FORMAT);
     config.behaviour = args.behaviour_settings();
     let mut view = Headless::new(gpu, &prepared.model, &prepared.vat, &config)?;
     view.renderer.set_technique(args.technique)?;

@@ -1,7 +1,8 @@
 //! The egui side panel: what the user can change, and what the renderer reports.
 
 use super::costs_ui::{self, CostsView};
-use crate::render::{BehaviourSettings, History, TechniqueKind, crowd::MAX_INSTANCES};
+use crate::crowd::{BehaviourSettings, MAX_INSTANCES};
+use crate::render::{History, TechniqueKind};
 use crate::vat::Vat;
 
 /// What the panel edits. The window applies the changes after each frame's UI.

@@ -3,13 +3,12 @@
 use super::ViewerArgs;
 use super::costs_ui::CostsView;
 use super::measure::MeasureAll;
-use super::scene_setup::{ModelChoice, Prepared, prepare};
 use super::ui::{self, Action, ModelPick, UiState};
+use crate::crowd::parity::{Parity, pose_parity};
+use crate::crowd::setup::{Loaded, ModelChoice, load};
+use crate::crowd::{BehaviourSettings, FrameSettings};
 use crate::gpu::GpuContext;
-use crate::parity::{Parity, pose_parity};
-use crate::render::{
-    BehaviourSettings, Camera, FrameSettings, History, Renderer, RendererConfig, TechniqueKind,
-};
+use crate::render::{Camera, History, Renderer, RendererConfig, TechniqueKind};
 use std::sync::Arc;
 use std::time::Instant;
 use winit::application::ApplicationHandler;
@@ -47,7 +46,7 @@ struct Running {
     config: wgpu::SurfaceConfiguration,
     gpu: Arc<GpuContext>,
     renderer: Renderer,
-    prepared: Prepared,
+    prepared: Loaded,
     egui_ctx: egui::Context,
     egui_state: egui_winit::State,
     egui_renderer: egui_wgpu::Renderer,
@@ -174,7 +173,7 @@ fn pick_of(choice: &ModelChoice) -> ModelPick {
 impl Running {
     fn new(event_loop: &ActiveEventLoop, args: &ViewerArgs, count: u32) -> anyhow::Result<Self> {
         let choice = ModelChoice::parse(&args.model);
-        let prepared = prepare(&choice, args.fps, args.precision, args.clip.as_deref())?;
+        let prepared = load(&choice, args.fps, args.precision, args.clip.as_deref())?;
         let (w, h) = args.size;
         let attributes = Window::default_attributes()
             .with_title(format!("Stampede — {}", prepared.model.name()))
@@ -227,8 +226,14 @@ impl Running {
             max_catch_up: Some(4),
             ..args.behaviour_settings()
         };
-        let mut renderer_config =
-            prepared.renderer_config(config.width, config.height, count, args.seed, format);
+        let mut renderer_config = RendererConfig::for_model(
+            &prepared,
+            config.width,
+            config.height,
+            count,
+            args.seed,
+            format,
+        );
         renderer_config.behaviour = behaviour;
         let mut renderer = Renderer::new(
             gpu.clone(),
@@ -366,8 +371,9 @@ impl Running {
     /// Replaces the model: bake, new renderer, same count and seed.
     fn load(&mut self, choice: ModelChoice) -> anyhow::Result<()> {
         let vat = &self.prepared.vat;
-        let prepared = prepare(&choice, vat.fps, vat.precision, None)?;
-        let config = prepared.renderer_config(
+        let prepared = load(&choice, vat.fps, vat.precision, None)?;
+        let config = RendererConfig::for_model(
+            &prepared,
             self.config.width.max(1),
             self.config.height.max(1),
             self.ui.count,

@@ -20,10 +20,11 @@ pub mod synthetic;
 pub use args::BenchArgs;
 pub use report::BenchReport;
 
-use crate::app::scene_setup::{self, ModelChoice, SetupError};
+use crate::crowd::setup::{self, ModelChoice, SetupError};
+use crate::crowd::{BehaviourSettings, FrameSettings};
 use crate::gpu::{GpuContext, GpuError};
 use crate::render::headless::FORMAT;
-use crate::render::{Camera, FrameSettings, RenderError, Renderer, TechniqueKind};
+use crate::render::{Camera, RenderError, Renderer, RendererConfig, TechniqueKind};
 use crate::vat::Precision;
 use indicatif::{ProgressBar, ProgressStyle};
 use report::{AdapterReport, ModelReport, Ratios, RunResult, Skipped};
@@ -196,11 +197,12 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
         return Err(BenchError::NoTechniques);
     }
     let choice = ModelChoice::parse(&args.model);
-    let prepared = scene_setup::prepare(&choice, 30.0, Precision::F16, None)?;
+    let prepared = setup::load(&choice, 30.0, Precision::F16, None)?;
     let (width, height) = args.size;
-    let mut config = prepared.renderer_config(width, height, first_count, args.seed, FORMAT);
+    let mut config =
+        RendererConfig::for_model(&prepared, width, height, first_count, args.seed, FORMAT);
     // Deterministic: every flock step is run (one 1/60 s step per frame).
-    config.behaviour = crate::render::BehaviourSettings {
+    config.behaviour = BehaviourSettings {
         enabled: args.behaviour.is_on(),
         ..Default::default()
     };

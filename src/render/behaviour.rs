@@ -6,13 +6,12 @@
 //! Per frame the CPU writes one [`HerdTable`] (192 bytes) or records the
 //! flock's fixed 1/60 s steps: nothing per instance.
 
-use super::anim_state::{BehaviourSettings, BehaviourView, HerdClips, bird_clips};
-use super::crowd::Motion;
-use super::gpu_data::FrameUniform;
-use super::scene::CrowdLayout;
+use super::flock_sim::FlockSim;
 use crate::Aabb;
-use crate::flock::{Boid, FlockParams, FlockSim};
-use crate::herd::{Herd, HerdTable, PATH_SAMPLES};
+use crate::crowd::anim::{BehaviourSettings, BehaviourView, HerdClips, bird_clips};
+use crate::crowd::flock::{Boid, FlockParams};
+use crate::crowd::herd::{Herd, HerdTable, PATH_SAMPLES};
+use crate::crowd::{CrowdSpec, FrameUniform, Motion};
 use crate::vat::VatClip;
 use glam::{Vec2, Vec3};
 
@@ -36,7 +35,7 @@ pub struct Behaviour {
     seed: u64,
     /// The model's longer horizontal extent (herd spacing).
     length: f32,
-    layout: CrowdLayout,
+    layout: CrowdSpec,
     herd: Option<(Herd, u32)>,
     table: Option<HerdTable>,
     table_buffer: wgpu::Buffer,
@@ -55,7 +54,7 @@ impl Behaviour {
         device: &wgpu::Device,
         clips: &[VatClip],
         ground_speeds: &[f32],
-        layout: CrowdLayout,
+        layout: CrowdSpec,
         bounds: &Aabb,
         seed: u64,
         settings: BehaviourSettings,
@@ -284,7 +283,7 @@ impl Behaviour {
             return None;
         };
         let spacing = clips.params(self.seed, &self.settings, self.length).spacing;
-        Some(crate::herd::formation_extent(count, spacing))
+        Some(crate::crowd::herd::formation_extent(count, spacing))
     }
 
     /// The flock (for tests and diagnostics).

@@ -3,44 +3,6 @@
 
 use bytemuck::{Pod, Zeroable};
 
-/// Per-frame scene and crowd parameters.
-/// Keep in sync with `Frame` in shaders/common.wgsl.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Pod, Zeroable)]
-pub struct FrameUniform {
-    pub view_proj: [[f32; 4]; 4],
-    pub inv_view_proj: [[f32; 4]; 4],
-    pub camera_pos: [f32; 4],
-    pub sun_dir: [f32; 4],
-    pub sun_color: [f32; 4],
-    pub sky_zenith: [f32; 4],
-    pub sky_horizon: [f32; 4],
-    pub ground_bounce: [f32; 4],
-    pub fog: [f32; 4],
-    pub time: f32,
-    pub playback: f32,
-    pub spread: f32,
-    pub field_radius: f32,
-    pub clip: u32,
-    pub interpolate: u32,
-    pub motion: u32,
-    pub stride: f32,
-    pub model_size: f32,
-    pub ground_y: f32,
-    pub instance_count: u32,
-    pub clip_count: u32,
-    /// 1 = living crowd (herd or flock), 0 = synchronized loops.
-    pub behaviour: u32,
-    /// Crossfade seconds.
-    pub fade: f32,
-    pub flap_clip: u32,
-    pub glide_clip: u32,
-}
-const _: () = assert!(std::mem::size_of::<FrameUniform>() == 304);
-
-/// `FrameUniform::clip` value meaning "each instance plays its own clip".
-pub const CLIP_MIXED: u32 = u32::MAX;
-
 /// One clip's place in the VAT.
 /// Keep in sync with `VatClip` in shaders/vat.wgsl.
 #[repr(C)]
@@ -56,22 +18,6 @@ pub struct VatClipGpu {
     pub ground_speed: f32,
 }
 const _: () = assert!(std::mem::size_of::<VatClipGpu>() == 32);
-
-/// One member of the crowd, generated once from the seed.
-/// Keep in sync with `Instance` in shaders/crowd.wgsl.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
-pub struct Instance {
-    pub lane: f32,
-    pub phase: f32,
-    pub scale: f32,
-    pub time_offset: f32,
-    pub speed: f32,
-    pub clip: u32,
-    pub tint: u32,
-    pub height: f32,
-}
-const _: () = assert!(std::mem::size_of::<Instance>() == 32);
 
 /// Per-vertex attributes that do not animate (the VAT holds the rest).
 #[repr(C)]

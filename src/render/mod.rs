@@ -3,49 +3,42 @@
 //!
 //! `Model → Vat → VatResources + ModelGpu + CrowdBuffer → one draw`.
 
-pub mod anim_state;
 pub mod behaviour;
-pub mod bone_technique;
 pub mod camera;
-pub mod cpu_technique;
-pub mod crowd;
+pub mod crowd_buffer;
+pub mod flock_sim;
 pub mod gpu_data;
 pub mod headless;
 pub mod model_gpu;
+pub mod pipeline;
 pub mod scene;
 pub mod shaders;
 pub mod skin_data;
-pub mod skinning_technique;
-pub mod static_technique;
 pub mod targets;
-pub mod technique;
+pub mod techniques;
 pub mod timing;
-pub mod vat_technique;
 
 use crate::bones::BoneError;
+use crate::crowd::{
+    BehaviourSettings, CountError, CrowdSpec, FrameSettings, FrameUniform, Motion, frame_uniform,
+};
 use crate::gpu::{GpuContext, GpuError};
-use crate::vat::{Vat, VatClip};
+use crate::vat::Vat;
 use crate::{Aabb, Model};
-pub use anim_state::{BehaviourSettings, FlockTuning};
 pub use behaviour::{Behaviour, BehaviourKind};
-pub use bone_technique::BoneTextureTechnique;
 pub use camera::Camera;
-pub use cpu_technique::CpuSkinningTechnique;
-pub use crowd::{CrowdBuffer, CrowdError, Motion};
-use gpu_data::{FrameUniform, VatClipGpu};
+pub use crowd_buffer::CrowdBuffer;
+use gpu_data::VatClipGpu;
 use model_gpu::ModelGpu;
-pub use scene::{CrowdLayout, FrameSettings, Scene};
-pub use skinning_technique::SkinningTechnique;
-pub use static_technique::StaticTechnique;
+pub use scene::Scene;
 use std::sync::Arc;
 use std::time::Instant;
 pub use targets::Targets;
-pub use technique::{
+pub use techniques::vat::{VatResources, clip_table};
+pub use techniques::{
     BuildContext, FrameContext, Prepared, Technique, TechniqueCosts, TechniqueKind,
-    crowd_bind_group, crowd_layout,
 };
 pub use timing::{GpuTimer, History};
-pub use vat_technique::{VatResources, VatTechnique};
 
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
@@ -55,7 +48,7 @@ pub enum RenderError {
     #[error(transparent)]
     Gpu(#[from] GpuError),
     #[error(transparent)]
-    Crowd(#[from] CrowdError),
+    Crowd(#[from] CountError),
     #[error(
         "the VAT is {width}×{height}×{layers} texels, more than this GPU allows ({max_side}² × {max_layers} layers); bake with a smaller --max-width or --fps"
     )]
@@ -88,6 +81,29 @@ pub struct RendererConfig {
     pub behaviour: BehaviourSettings,
 }
 
+impl RendererConfig {
+    /// The configuration that draws `loaded` with default behaviour settings.
+    pub fn for_model(
+        loaded: &crate::crowd::setup::Loaded,
+        width: u32,
+        height: u32,
+        count: u32,
+        seed: u64,
+        format: wgpu::TextureFormat,
+    ) -> Self {
+        Self {
+            format,
+            width,
+            height,
+            count,
+            seed,
+            motion: loaded.motion,
+            ground_speeds: loaded.ground_speeds.clone(),
+            behaviour: BehaviourSettings::default(),
+        }
+    }
+}
+
 /// The scene, the crowd and the active technique.
 pub struct Renderer {
     pub gpu: Arc<GpuContext>,
@@ -100,15 +116,14 @@ pub struct Renderer {
     pub crowd: CrowdBuffer,
     /// The herd or the flock, bound next to the crowd.
     behaviour: Behaviour,
-    /// Every technique built so far (VAT at startup, the others on first
-    /// use); switching back is instant and keeps their buffers.
-    techniques: Vec<Box<dyn Technique>>,
-    active: usize,
+    /// The technique drawing the crowd: the only one allocated (switching
+    /// drops the previous one's GPU objects before building the next).
+    technique: Box<dyn Technique>,
     costs: TechniqueCosts,
     model_cpu: Arc<Model>,
-    clips: Vec<VatClip>,
+    vat: Arc<Vat>,
     clip_table: Vec<VatClipGpu>,
-    pub layout: CrowdLayout,
+    pub layout: CrowdSpec,
     pub timer: Option<GpuTimer>,
     /// The last uniform written, for tests and the panel.
     pub last_frame: Option<FrameUniform>,
@@ -185,16 +200,21 @@ impl Renderer {
             config.count,
             caps.max_storage_buffer_binding_size,
         )?;
-        let technique: Box<dyn Technique> = Box::new(VatTechnique::new(
+        let model_cpu = Arc::new(model.clone());
+        let vat = Arc::new(vat.clone());
+        let clip_table = clip_table(&vat, &config.ground_speeds);
+        let technique = TechniqueKind::default().build(&BuildContext {
             device,
-            &gpu.queue,
-            vat,
-            &config.ground_speeds,
-            &model_gpu,
-            &targets,
-            &frame_layout,
-        ));
-        let layout = CrowdLayout {
+            queue: &gpu.queue,
+            caps: &caps,
+            model: &model_cpu,
+            vat: &vat,
+            clip_table: &clip_table,
+            model_gpu: &model_gpu,
+            targets: &targets,
+            frame_layout: &frame_layout,
+        })?;
+        let layout = CrowdSpec {
             motion: config.motion,
             model_size: vat.bounds.diagonal().max(1e-3),
             ground_y: 0.0,
@@ -219,12 +239,11 @@ impl Renderer {
             scene,
             model: model_gpu,
             crowd,
-            techniques: vec![technique],
-            active: 0,
+            technique,
             costs: TechniqueCosts::default(),
-            model_cpu: Arc::new(model.clone()),
-            clips: vat.clips.clone(),
-            clip_table: vat_technique::clip_table(vat, &config.ground_speeds),
+            model_cpu,
+            vat,
+            clip_table,
             layout,
             timer,
             last_frame: None,
@@ -239,19 +258,21 @@ impl Renderer {
 
     /// The active technique itself (for the GPU tests).
     pub fn technique(&self) -> &dyn Technique {
-        self.techniques[self.active].as_ref()
+        self.technique.as_ref()
     }
 
     /// The technique drawing the crowd.
     pub fn technique_kind(&self) -> TechniqueKind {
-        self.techniques[self.active].kind()
+        self.technique.kind()
     }
 
-    /// Switches the technique that draws the crowd, building it on first
-    /// use. The crowd, its instance buffer, the time and camera stay.
+    /// Switches the technique that draws the crowd. The previous technique's
+    /// GPU objects are dropped first, so at most one technique is allocated.
+    /// The crowd, its instance buffer, the time and camera stay. When the
+    /// new technique cannot be built, VAT (which every model has) draws
+    /// and the error is returned.
     pub fn set_technique(&mut self, kind: TechniqueKind) -> Result<(), RenderError> {
-        if let Some(i) = self.techniques.iter().position(|t| t.kind() == kind) {
-            self.active = i;
+        if self.technique.kind() == kind {
             return Ok(());
         }
         let ctx = BuildContext {
@@ -259,31 +280,31 @@ impl Renderer {
             queue: &self.gpu.queue,
             caps: &self.gpu.caps,
             model: &self.model_cpu,
-            clips: &self.clips,
+            vat: &self.vat,
             clip_table: &self.clip_table,
             model_gpu: &self.model,
             targets: &self.targets,
             frame_layout: &self.frame_layout,
         };
-        let technique: Box<dyn Technique> = match kind {
-            // Built with the renderer, always at index 0.
-            TechniqueKind::Vat => {
-                self.active = 0;
-                return Ok(());
+        // A placeholder-free swap: build the new one, then drop the old.
+        // Dropping first would leave nothing to draw if the build failed.
+        match kind.build(&ctx) {
+            Ok(technique) => {
+                self.technique = technique;
+                Ok(())
             }
-            TechniqueKind::Skinning => Box::new(SkinningTechnique::new(&ctx)),
-            TechniqueKind::BoneTexture => Box::new(BoneTextureTechnique::new(&ctx)?),
-            TechniqueKind::Cpu => Box::new(CpuSkinningTechnique::new(&ctx)),
-            TechniqueKind::Static => Box::new(StaticTechnique::new(&ctx)),
-        };
-        self.techniques.push(technique);
-        self.active = self.techniques.len() - 1;
-        Ok(())
+            Err(e) => {
+                if self.technique.kind() != TechniqueKind::default() {
+                    self.technique = TechniqueKind::default().build(&ctx)?;
+                }
+                Err(e)
+            }
+        }
     }
 
     /// What the active technique cost in the last frame it drew.
     pub fn costs(&self) -> TechniqueCosts {
-        let t = &self.techniques[self.active];
+        let t = &self.technique;
         TechniqueCosts {
             kind: t.kind(),
             gpu_memory_bytes: t.gpu_memory_bytes(),
@@ -299,14 +320,9 @@ impl Renderer {
         &self.model_cpu
     }
 
-    /// The VAT's clips (timing every technique shares).
-    pub fn clips(&self) -> &[VatClip] {
-        &self.clips
-    }
-
-    /// The frame uniform layout, for techniques built later.
-    pub fn frame_layout(&self) -> &wgpu::BindGroupLayout {
-        &self.frame_layout
+    /// The VAT the renderer was built from.
+    pub fn vat(&self) -> &Arc<Vat> {
+        &self.vat
     }
 
     /// The herd or flock.
@@ -355,7 +371,7 @@ impl Renderer {
             .unwrap_or_else(|| self.default_camera())
     }
 
-    pub fn set_count(&mut self, count: u32) -> Result<(), CrowdError> {
+    pub fn set_count(&mut self, count: u32) -> Result<(), CountError> {
         self.crowd
             .set_count(&self.gpu.device, &self.gpu.queue, count)
     }
@@ -411,7 +427,7 @@ impl Renderer {
         settings: &FrameSettings,
     ) {
         let count = self.crowd.count();
-        let mut uniform = scene::frame_uniform(
+        let mut uniform = frame_uniform(
             camera.view_proj(self.targets.aspect()),
             camera.eye(),
             settings,
@@ -428,7 +444,7 @@ impl Renderer {
             .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&uniform));
         self.last_frame = Some(uniform);
         let started = Instant::now();
-        let technique = &mut self.techniques[self.active];
+        let technique = &mut self.technique;
         let prepared = technique.prepare(&FrameContext {
             device: &self.gpu.device,
             queue: &self.gpu.queue,

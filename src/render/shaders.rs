@@ -1,90 +1,163 @@
 //! Every WGSL module the renderer compiles, composed from the files in
-//! `shaders/` by plain concatenation. `tests/shader_validation.rs` validates
-//! exactly this list, so no shader escapes the test.
+//! `shaders/`. Each file states what it needs in one header line,
+//! `// requires: a b`, naming other files by their path under `shaders/`
+//! without `.wgsl`; [`compose`] puts every file after the files it needs,
+//! each once. `tests/shader_validation.rs` validates every module of
+//! [`modules`] and checks that every file is used and every `requires`
+//! resolves.
 
-/// Frame uniform, lighting, sky colour and fog.
-pub const COMMON: &str = include_str!("../../shaders/common.wgsl");
-/// What every crowd technique shares: the clip table, `vat_frame`, `VatSample`.
-pub const TECHNIQUE: &str = include_str!("../../shaders/technique.wgsl");
-/// The VAT fetch and interpolation (`vat_sample`), shared with the GPU test.
-pub const VAT: &str = concat!(
-    include_str!("../../shaders/technique.wgsl"),
-    include_str!("../../shaders/vat.wgsl"),
-);
+use super::techniques::TechniqueKind;
 
-/// Builds a crowd module: common + technique + the shared crowd stages
-/// (crowd, boid, herd, behaviour) + the technique's own files and its
-/// `vs_main` file.
-macro_rules! crowd_module {
-    ($($file:literal),*) => {
-        concat!(
-            include_str!("../../shaders/common.wgsl"),
-            include_str!("../../shaders/technique.wgsl"),
-            include_str!("../../shaders/crowd.wgsl"),
-            include_str!("../../shaders/boid.wgsl"),
-            include_str!("../../shaders/herd.wgsl"),
-            include_str!("../../shaders/behaviour.wgsl"),
-            $(include_str!(concat!("../../shaders/", $file)),)*
-        )
-    };
-}
+include!(concat!(env!("OUT_DIR"), "/shader_files.rs"));
 
-/// The crowd drawn from the VAT.
-pub const CROWD_VAT: &str = crowd_module!("vat.wgsl", "vat_crowd.wgsl");
-/// The crowd with live bone-matrix skinning (`skinned_vertex`).
-pub const CROWD_SKINNING: &str = crowd_module!("skin.wgsl", "skinning.wgsl");
-/// The crowd skinned from the baked bone texture (`bone_vertex`).
-pub const CROWD_BONE_TEXTURE: &str = crowd_module!("skin.wgsl", "bone_texture.wgsl");
-/// The crowd from CPU-skinned vertices (`cpu_vertex`).
-pub const CROWD_CPU: &str = crowd_module!("cpu_skinned.wgsl");
-/// The crowd in one stored pose (`static_vertex`).
-pub const CROWD_STATIC: &str = crowd_module!("static.wgsl");
-/// The ground plane.
-pub const GROUND: &str = concat!(
-    include_str!("../../shaders/common.wgsl"),
-    include_str!("../../shaders/ground.wgsl"),
-);
-/// The sky gradient.
-pub const SKY: &str = concat!(
-    include_str!("../../shaders/common.wgsl"),
-    include_str!("../../shaders/sky.wgsl"),
-);
-
-/// The herd's schedule and path on the GPU (`herd_state`), standalone so
-/// tests/herd_gpu.rs runs it against `Herd::instance`.
-pub const HERD: &str = include_str!("../../shaders/herd.wgsl");
-
-/// The boids simulation's compute passes (standalone).
-pub const FLOCK: &str = concat!(
-    include_str!("../../shaders/boid.wgsl"),
-    include_str!("../../shaders/flock.wgsl"),
-);
-
-/// (name, composed source) of every module the runtime builds.
-pub const SHADERS: &[(&str, &str)] = &[
-    ("crowd_vat", CROWD_VAT),
-    ("crowd_skinning", CROWD_SKINNING),
-    ("crowd_bone_texture", CROWD_BONE_TEXTURE),
-    ("crowd_cpu", CROWD_CPU),
-    ("crowd_static", CROWD_STATIC),
-    ("ground", GROUND),
-    ("sky", SKY),
-    ("vat", VAT),
-    ("flock", FLOCK),
-    ("herd", HERD),
+/// Modules that are not a crowd technique: (name, root files).
+const STANDALONE: &[(&str, &[&str])] = &[
+    ("ground", &["ground"]),
+    ("sky", &["sky"]),
+    // The VAT fetch alone, for the GPU correctness tests.
+    ("vat", &["vat"]),
+    ("flock", &["flock"]),
+    ("herd", &["herd"]),
 ];
 
-/// The composed source of a module by name.
-pub fn source(name: &str) -> Option<&'static str> {
-    SHADERS.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+/// The file every crowd module starts from: the one crowd vertex entry,
+/// which calls the technique's pose hook.
+pub const CROWD_VERTEX: &str = "crowd_vertex";
+
+/// Why a module cannot be composed.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShaderError {
+    #[error("no shader file shaders/{0}.wgsl (required by {1})")]
+    MissingFile(String, String),
+    #[error("shader files require each other in a circle: {0}")]
+    Cycle(String),
+    #[error("no shader module named '{0}'")]
+    UnknownModule(String),
 }
 
-/// Creates the shader module `name` from [`SHADERS`].
+/// The source of `shaders/NAME.wgsl`.
+pub fn file(name: &str) -> Option<&'static str> {
+    FILES.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+}
+
+/// The files a source names in its `// requires:` lines.
+pub fn requires(source: &str) -> Vec<&str> {
+    source
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("// requires:"))
+        .flat_map(str::split_whitespace)
+        .collect()
+}
+
+/// The files `roots` need, each after what it needs, each once, joined.
+pub fn compose(roots: &[&'static str]) -> Result<String, ShaderError> {
+    compose_from(roots, file)
+}
+
+/// [`compose`] over any set of files (`lookup` gives a file's source).
+pub fn compose_from<'a>(
+    roots: &[&'a str],
+    lookup: impl Fn(&str) -> Option<&'a str>,
+) -> Result<String, ShaderError> {
+    fn visit<'a>(
+        name: &'a str,
+        by: &str,
+        lookup: &impl Fn(&str) -> Option<&'a str>,
+        stack: &mut Vec<&'a str>,
+        order: &mut Vec<(&'a str, &'a str)>,
+    ) -> Result<(), ShaderError> {
+        if order.iter().any(|(n, _)| *n == name) {
+            return Ok(());
+        }
+        if stack.contains(&name) {
+            stack.push(name);
+            return Err(ShaderError::Cycle(stack.join(" → ")));
+        }
+        let source =
+            lookup(name).ok_or_else(|| ShaderError::MissingFile(name.into(), by.into()))?;
+        stack.push(name);
+        for dep in requires(source) {
+            visit(dep, name, lookup, stack, order)?;
+        }
+        stack.pop();
+        order.push((name, source));
+        Ok(())
+    }
+    let mut order = Vec::new();
+    for root in roots {
+        visit(
+            root,
+            "the module list",
+            &lookup,
+            &mut Vec::new(),
+            &mut order,
+        )?;
+    }
+    Ok(order.iter().map(|(_, s)| *s).collect::<Vec<_>>().join("\n"))
+}
+
+/// (name, root files) of every module the runtime builds: one crowd module
+/// per technique (`crowd_vertex` and the technique's file) and the
+/// standalone ones.
+pub fn modules() -> Vec<(&'static str, Vec<&'static str>)> {
+    TechniqueKind::ALL
+        .iter()
+        .map(|k| (k.crowd_module(), vec![CROWD_VERTEX, k.shader_file()]))
+        .chain(STANDALONE.iter().map(|(n, r)| (*n, r.to_vec())))
+        .collect()
+}
+
+/// The composed source of the module `name`.
+pub fn source(name: &str) -> Result<String, ShaderError> {
+    let (_, roots) = modules()
+        .into_iter()
+        .find(|(n, _)| *n == name)
+        .ok_or_else(|| ShaderError::UnknownModule(name.into()))?;
+    compose(&roots)
+}
+
+/// Creates the shader module `name` (one of [`modules`]; the shader test
+/// composes and validates each, so a failure here is a build defect).
 pub(crate) fn module(device: &wgpu::Device, name: &'static str) -> wgpu::ShaderModule {
-    let source = source(name)
-        .unwrap_or_else(|| panic!("shader '{name}' is not in render::shaders::SHADERS"));
+    let source = source(name).unwrap_or_else(|e| panic!("shader module '{name}': {e}"));
     device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(name),
         source: wgpu::ShaderSource::Wgsl(source.into()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FAKE: &[(&str, &str)] = &[
+        ("a", "// requires: b c\nA"),
+        ("b", "// requires: c\nB"),
+        ("c", "C"),
+        ("loop1", "// requires: loop2"),
+        ("loop2", "// requires: loop1"),
+        ("broken", "// requires: nowhere"),
+    ];
+
+    fn fake(name: &str) -> Option<&'static str> {
+        FAKE.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+    }
+
+    #[test]
+    fn dependencies_come_first_and_once() {
+        let out = compose_from(&["a", "c"], fake).unwrap();
+        assert_eq!(out, "C\n// requires: c\nB\n// requires: b c\nA");
+    }
+
+    #[test]
+    fn cycles_and_missing_files_are_reported() {
+        assert_eq!(
+            compose_from(&["loop1"], fake),
+            Err(ShaderError::Cycle("loop1 → loop2 → loop1".into()))
+        );
+        assert_eq!(
+            compose_from(&["broken"], fake),
+            Err(ShaderError::MissingFile("nowhere".into(), "broken".into()))
+        );
+    }
 }

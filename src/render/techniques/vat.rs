@@ -1,13 +1,13 @@
 //! The VAT technique: the baked textures, the clip table and one pipeline
 //! that draws the whole crowd with one instanced `draw_indexed`.
 
-use super::Targets;
-use super::gpu_data::VatClipGpu;
-use super::model_gpu::ModelGpu;
-use super::technique::{
-    CrowdGroup, FrameContext, PipelineSpec, Prepared, Technique, TechniqueKind, bind_group,
-    crowd_pipeline, draw_crowd, storage_entry, texture_entry,
+use crate::render::gpu_data::VatClipGpu;
+use crate::render::model_gpu::ModelGpu;
+use crate::render::RenderError;
+use super::{
+    BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd,
 };
+use crate::render::pipeline::{bind_group, storage_entry, texture_entry};
 use crate::vat::{Precision, Vat, VatClip};
 use wgpu::util::DeviceExt;
 
@@ -63,6 +63,16 @@ impl VatResources {
         vat: &Vat,
         ground_speeds: &[f32],
     ) -> Self {
+        Self::with_table(device, queue, vat, &clip_table(vat, ground_speeds))
+    }
+
+    /// The VAT with an already built clip table.
+    pub fn with_table(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        vat: &Vat,
+        table: &[VatClipGpu],
+    ) -> Self {
         let format = match vat.precision {
             Precision::F16 => wgpu::TextureFormat::Rgba16Float,
             Precision::F32 => wgpu::TextureFormat::Rgba32Float,
@@ -91,12 +101,7 @@ impl VatResources {
         };
         let positions = upload("vat positions", vat.positions.bytes());
         let normals = upload("vat normals", vat.normals.bytes());
-        let table = clip_table(vat, ground_speeds);
-        let clips = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("vat clip table"),
-            contents: bytemuck::cast_slice(&table),
-            usage: wgpu::BufferUsages::STORAGE,
-        });
+        let clips = clip_buffer(device, "vat clip table", table);
         // textureLoad only: no filtering needed, so f32 works everywhere.
         let array_entry = |binding| wgpu::BindGroupLayoutEntry {
             ty: wgpu::BindingType::Texture {
@@ -152,37 +157,18 @@ pub struct VatTechnique {
     crowd: CrowdGroup,
 }
 
-impl VatTechnique {
-    pub fn new(
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        vat: &Vat,
-        ground_speeds: &[f32],
-        model: &ModelGpu,
-        targets: &Targets,
-        frame_layout: &wgpu::BindGroupLayout,
-    ) -> Self {
-        let resources = VatResources::new(device, queue, vat, ground_speeds);
-        let spec = PipelineSpec {
-            name: "vat",
-            shader: "crowd_vat",
-            frame_layout,
-            technique_layout: &resources.layout,
-        };
-        let (crowd, pipeline) = crowd_pipeline(device, &spec, model, targets);
-        Self {
+impl Technique for VatTechnique {
+    fn build(ctx: &BuildContext<'_>) -> Result<Self, RenderError> {
+        let resources = VatResources::with_table(ctx.device, ctx.queue, ctx.vat, ctx.clip_table);
+        let (crowd, pipeline) =
+            ctx.crowd_pipeline("vat", TechniqueKind::Vat.crowd_module(), &resources.layout);
+        Ok(Self {
             resources,
             pipeline,
             crowd,
-        }
+        })
     }
 
-    pub fn resources(&self) -> &VatResources {
-        &self.resources
-    }
-}
-
-impl Technique for VatTechnique {
     fn kind(&self) -> TechniqueKind {
         TechniqueKind::Vat
     }

@@ -23,11 +23,10 @@
 mod formation;
 mod path;
 
-pub use formation::{
-    FORMATION_ASPECT, FORMATION_JITTER, formation_extent, formation_slot, pcg_hash,
-};
+pub use formation::{FORMATION_ASPECT, FORMATION_JITTER, formation_extent, formation_slot};
 pub use path::{HerdPath, PATH_SAMPLES};
 
+use crate::crowd::rng::splitmix64;
 use glam::{Vec2, Vec3};
 
 /// Segments the herd gallops for after setting off (the opening view).
@@ -128,14 +127,6 @@ pub struct Herd {
     starts: Vec<f32>,
 }
 
-/// SplitMix64 finalizer, for hashing (seed, segment) to a gait.
-fn mix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 impl Herd {
     /// A herd of `count` for the path sized to hold it.
     pub fn new(params: HerdParams, count: u32) -> Self {
@@ -160,7 +151,7 @@ impl Herd {
         if total <= 0.0 {
             return Gait::Walk;
         }
-        let h = mix64(self.params.seed ^ mix64(k as u64));
+        let h = splitmix64(self.params.seed ^ splitmix64(k as u64));
         let mut pick = (h >> 40) as f32 / (1u64 << 24) as f32 * total;
         for g in Gait::ALL {
             let w = self.params.mix[g as usize].max(0.0);

@@ -3,6 +3,7 @@
 //! (and feet stay planted whatever the curvature).
 
 use super::formation::formation_extent;
+use crate::crowd::rng::{splitmix64, unit_f32};
 use glam::Vec2;
 use std::f32::consts::TAU;
 
@@ -33,7 +34,7 @@ impl HerdPath {
     }
 
     pub fn new(seed: u64, radius: f32) -> Self {
-        let phase = |k: u64| (super::mix64(seed ^ k) >> 40) as f32 / (1u64 << 24) as f32 * TAU;
+        let phase = |k: u64| unit_f32(splitmix64(seed ^ k)) * TAU;
         let (p2, p3) = (phase(2), phase(3));
         let point = |theta: f32| {
             let r =

@@ -1,8 +1,8 @@
-// What every crowd technique shares: the clip table (group 1, binding 2 of
-// every technique), the clip-time → frame mapping, and the result type of a
-// technique's vertex function. Keep `VatClip` in sync with
-// `render::gpu_data::VatClipGpu`, `SkinInfo` with `render::gpu_data::SkinInfo`
-// and `vat_frame` with `vat::VatClip::frame_at`.
+// What every technique's pose hook shares: the clip table (group 1, binding
+// 2 of every technique), the clip-time → frame mapping (the twin of
+// `vat::VatClip::frame_at`), and the posed vertex every hook returns.
+// `VatClip` and `SkinInfo` are mirrored by `render::gpu_data::{VatClipGpu,
+// SkinInfo}` (tests/gpu_layout.rs checks them).
 
 struct VatClip {
     layer: u32,

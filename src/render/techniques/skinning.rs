@@ -10,17 +10,16 @@
 //! glide and flap for birds) and the shader blends them with the weight
 //! `anim_state` computes on the GPU: the honest CPU cost of a crossfade here.
 
-use super::anim_state::{AnimClips, BehaviourView, instance_anim};
-use super::crowd::CrowdMirror;
-use super::gpu_data::JOINT_ROWS_BYTES;
-use super::model_gpu::ModelGpu;
-use super::skin_data::SkinData;
-use super::technique::{
-    BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, bind_group,
-    clip_buffer, draw_crowd, grow_buffer, storage_entry, uniform_entry,
-};
+use crate::render::gpu_data::JOINT_ROWS_BYTES;
+use crate::render::model_gpu::ModelGpu;
+use crate::render::skin_data::SkinData;
+use crate::render::RenderError;
+use super::{BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd, grow_buffer};
+use crate::render::pipeline::{bind_group, storage_entry, uniform_entry};
 use crate::Model;
 use crate::bones::JointRows;
+use crate::crowd::CrowdMirror;
+use crate::crowd::anim::{AnimClips, BehaviourView, instance_anim};
 use crate::pose_batch::PoseBatch;
 use crate::vat::VatClip;
 use rayon::prelude::*;
@@ -67,16 +66,16 @@ pub fn skin_layout(
 }
 
 impl SkinningTechnique {
-    pub fn new(ctx: &BuildContext<'_>) -> Self {
+    fn new(ctx: &BuildContext<'_>) -> Self {
         let device = ctx.device;
         let joints = ctx.model.palette.len().max(1) as u64;
         let max_binding = ctx.caps.max_storage_buffer_binding_size;
         let cap = (max_binding / (joints * JOINT_ROWS_BYTES)).min(u32::MAX as u64) as u32;
         let layout = skin_layout(device, "skinning layout", storage_entry(0), true);
-        let (crowd, pipeline) = ctx.crowd_pipeline("skinning", "crowd_skinning", &layout);
+        let (crowd, pipeline) = ctx.crowd_pipeline("skinning", TechniqueKind::Skinning.crowd_module(), &layout);
         Self {
             model: ctx.model.clone(),
-            clips: ctx.clips.to_vec(),
+            clips: ctx.vat.clips.clone(),
             batch: PoseBatch::new(ctx.model),
             mirror: CrowdMirror::default(),
             palettes: Vec::new(),
@@ -104,6 +103,10 @@ impl SkinningTechnique {
 }
 
 impl Technique for SkinningTechnique {
+    fn build(ctx: &BuildContext<'_>) -> Result<Self, RenderError> {
+        Ok(Self::new(ctx))
+    }
+
     fn kind(&self) -> TechniqueKind {
         TechniqueKind::Skinning
     }

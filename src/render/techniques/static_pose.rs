@@ -2,11 +2,10 @@
 //! clip, skinned once at build time), the same instances and motion, no
 //! animation. What is left when animation costs nothing.
 
-use super::model_gpu::ModelGpu;
-use super::technique::{
-    BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, bind_group,
-    clip_buffer, draw_crowd, storage_entry,
-};
+use crate::render::model_gpu::ModelGpu;
+use crate::render::RenderError;
+use super::{BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd};
+use crate::render::pipeline::{bind_group, storage_entry};
 use crate::anim::Pose;
 use crate::skin;
 use wgpu::util::DeviceExt;
@@ -38,9 +37,9 @@ pub fn rest_pose(model: &crate::Model, clip: Option<usize>) -> Vec<[f32; 4]> {
 }
 
 impl StaticTechnique {
-    pub fn new(ctx: &BuildContext<'_>) -> Self {
+    fn new(ctx: &BuildContext<'_>) -> Self {
         let device = ctx.device;
-        let source = ctx.clips.first().and_then(|c| c.source);
+        let source = ctx.vat.clips.first().and_then(|c| c.source);
         let pose = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("static pose"),
             contents: bytemuck::cast_slice(&rest_pose(ctx.model, source)),
@@ -60,7 +59,7 @@ impl StaticTechnique {
                 (2, clip_table.as_entire_binding()),
             ],
         );
-        let (crowd, pipeline) = ctx.crowd_pipeline("static", "crowd_static", &layout);
+        let (crowd, pipeline) = ctx.crowd_pipeline("static", TechniqueKind::Static.crowd_module(), &layout);
         Self {
             pose,
             clip_table,
@@ -73,6 +72,10 @@ impl StaticTechnique {
 }
 
 impl Technique for StaticTechnique {
+    fn build(ctx: &BuildContext<'_>) -> Result<Self, RenderError> {
+        Ok(Self::new(ctx))
+    }
+
     fn kind(&self) -> TechniqueKind {
         TechniqueKind::Static
     }

@@ -3,9 +3,10 @@
 //! times, with which weight. Plain data, no wgpu: the CPU techniques (live
 //! skinning's two palettes, CPU skinning's blend) and the tests use it.
 
-use super::crowd::{instance_pose, pose_time};
-use super::gpu_data::{FrameUniform, Instance};
-use crate::herd::{Herd, HerdParams, HerdTable};
+use super::clip_time::{clip_time, instance_pose, pose_time};
+use super::frame::FrameUniform;
+use super::herd::{Herd, HerdParams, HerdTable};
+use super::instance::Instance;
 use crate::pose_batch::ClipTime;
 use crate::vat::VatClip;
 
@@ -180,7 +181,7 @@ fn clip_pose(
     let last = frame.clip_count.max(1) - 1;
     match clips.get(clip.min(last) as usize) {
         Some(c) => {
-            let t = frame.time * rate + inst.time_offset * frame.spread * c.duration;
+            let t = clip_time(inst, frame, c.duration, rate);
             (c.source, pose_time(c, t))
         }
         None => (None, 0.0),

@@ -4,14 +4,13 @@
 //! blends them. No per-frame CPU work; memory scales with joints × frames,
 //! not vertices.
 
-use super::gpu_data::VatClipGpu;
-use super::model_gpu::ModelGpu;
-use super::skin_data::SkinData;
-use super::skinning_technique::skin_layout;
-use super::technique::{
-    BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, bind_group,
-    clip_buffer, draw_crowd, texture_entry,
-};
+use crate::render::gpu_data::VatClipGpu;
+use crate::render::model_gpu::ModelGpu;
+use crate::render::skin_data::SkinData;
+use super::skinning::skin_layout;
+use crate::render::RenderError;
+use super::{BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd};
+use crate::render::pipeline::{bind_group, texture_entry};
 use crate::bones::{BoneError, BoneTexture};
 use wgpu::util::DeviceExt;
 
@@ -29,11 +28,11 @@ pub struct BoneTextureTechnique {
 }
 
 impl BoneTextureTechnique {
-    pub fn new(ctx: &BuildContext<'_>) -> Result<Self, BoneError> {
+    fn new(ctx: &BuildContext<'_>) -> Result<Self, BoneError> {
         let device = ctx.device;
         let started = std::time::Instant::now();
         let max = ctx.caps.max_texture_dimension_2d;
-        let bones = BoneTexture::bake(ctx.model, ctx.clips, max, max)?;
+        let bones = BoneTexture::bake(ctx.model, &ctx.vat.clips, max, max)?;
         let bake_ms = started.elapsed().as_secs_f64() * 1000.0;
         let texture = device.create_texture_with_data(
             ctx.queue,
@@ -84,7 +83,7 @@ impl BoneTextureTechnique {
                 (2, clip_table.as_entire_binding()),
             ],
         );
-        let (crowd, pipeline) = ctx.crowd_pipeline("bone texture", "crowd_bone_texture", &layout);
+        let (crowd, pipeline) = ctx.crowd_pipeline("bone texture", TechniqueKind::BoneTexture.crowd_module(), &layout);
         Ok(Self {
             texture_bytes: bones.bytes().len() as u64,
             texture,
@@ -104,6 +103,10 @@ impl BoneTextureTechnique {
 }
 
 impl Technique for BoneTextureTechnique {
+    fn build(ctx: &BuildContext<'_>) -> Result<Self, RenderError> {
+        Ok(Self::new(ctx)?)
+    }
+
     fn kind(&self) -> TechniqueKind {
         TechniqueKind::BoneTexture
     }

@@ -1,9 +1,8 @@
 //! The flock's GPU objects and one simulation step (five compute passes).
 
-use super::gpu_data::{Boid, FlockUniform};
-use super::{FlockParams, initial_boid};
+use super::shaders;
+use crate::crowd::flock::{Boid, FlockParams, FlockUniform, initial_boid};
 use crate::gpu::{GpuError, compute_storage, read_buffer};
-use crate::render::shaders;
 
 const WORKGROUP: u32 = 64;
 const PASSES: [&str; 5] = [

@@ -2,7 +2,7 @@
 // once; the vertex shader fetches the two neighbouring frames' four joint
 // matrices, lerps and blends them. The clip table's `first_row` is the
 // clip's first row in this texture; the frame mapping is the VAT's.
-// Composed after technique.wgsl, skin.wgsl and crowd.wgsl.
+// requires: skin behaviour
 
 // Row = frame, texels 3j..3j+3 = joint j's affine rows (RGBA32F).
 @group(1) @binding(0) var bone_texture: texture_2d<f32>;
@@ -71,12 +71,9 @@ fn bone_vertex_blend(
     return skin_apply(sv, before * (1.0 - weight) + current * weight);
 }
 
-@vertex
-fn vs_main(in: VertexIn) -> VertexOut {
-    let inst = instances[in.instance];
-    let a = anim_state(in.instance, inst);
-    let s = bone_vertex_blend(
-        in.vertex,
+fn pose(vertex: u32, instance: u32, a: AnimState) -> VatSample {
+    return bone_vertex_blend(
+        vertex,
         a.previous,
         a.previous_time,
         a.clip,
@@ -84,5 +81,4 @@ fn vs_main(in: VertexIn) -> VertexOut {
         a.weight,
         frame.interpolate != 0u,
     );
-    return finish_vertex(in, inst, a.place, s);
 }

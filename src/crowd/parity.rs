@@ -3,9 +3,8 @@
 //! as the shader does) and exact skinning at the same instant. Plain Rust:
 //! the panel computes it on the CPU, about once a second.
 
+use super::{FrameUniform, generate, instance_clip_time, pose_time};
 use crate::Model;
-use crate::render::crowd::{generate, instance_clip_time, pose_time};
-use crate::render::gpu_data::FrameUniform;
 use crate::skin;
 use crate::vat::Vat;
 use glam::Vec3;

@@ -3,6 +3,7 @@
 //! the spiral's arcs do not show. A horse's slot
 //! depends only on its index, so growing the herd keeps everyone in place.
 
+use crate::crowd::rng::pcg_hash;
 use glam::Vec2;
 use std::f32::consts::TAU;
 
@@ -20,14 +21,6 @@ const GOLDEN_ANGLE: f32 = 2.399_963_3;
 /// Jitter of a slot across and along the path, as a fraction of the spacing:
 /// enough to hide the spiral's arcs, small enough to keep the spacing rule.
 pub const FORMATION_JITTER: Vec2 = Vec2::new(0.4, 0.5);
-
-/// PCG hash of a u32 (the same integer steps as `pcg_hash` in
-/// shaders/herd.wgsl, so both sides jitter identically).
-pub fn pcg_hash(i: u32) -> u32 {
-    let s = i.wrapping_mul(747_796_405).wrapping_add(2_891_336_453);
-    let w = ((s >> ((s >> 28) + 4)) ^ s).wrapping_mul(277_803_737);
-    (w >> 22) ^ w
-}
 
 /// Slot of horse `index`: `x` across the path (right positive), `y` along it
 /// (ahead positive), in model units.

@@ -1,6 +1,6 @@
 // Live bone-matrix skinning: the CPU samples every instance's palette each
 // frame and uploads them all; the vertex shader blends four joints.
-// Composed after technique.wgsl, skin.wgsl and crowd.wgsl.
+// requires: skin behaviour
 
 // Instance after instance, joint after joint: three affine rows each
 // (`bones::JointRows`).
@@ -43,15 +43,9 @@ fn skinned_vertex_blend(v: u32, instance: u32, weight: f32) -> VatSample {
     return skin_apply(sv, previous * (1.0 - weight) + current * weight);
 }
 
-@vertex
-fn vs_main(in: VertexIn) -> VertexOut {
-    let inst = instances[in.instance];
-    let a = anim_state(in.instance, inst);
-    var s: VatSample;
+fn pose(vertex: u32, instance: u32, a: AnimState) -> VatSample {
     if frame.behaviour != 0u {
-        s = skinned_vertex_blend(in.vertex, in.instance, a.weight);
-    } else {
-        s = skinned_vertex(in.vertex, in.instance);
+        return skinned_vertex_blend(vertex, instance, a.weight);
     }
-    return finish_vertex(in, inst, a.place, s);
+    return skinned_vertex(vertex, instance);
 }

@@ -1,15 +1,13 @@
-//! A bird flock simulated on the GPU: boids (separation, alignment,
-//! cohesion, a soft bound) over a uniform grid, so a step costs about
-//! O(n) rather than O(n²). The state never leaves the GPU; the renderer
-//! reads the current state buffer to place each bird.
+//! The bird flock as plain data: its parameters, the grid it is simulated
+//! over and each bird's seeded starting state. The simulation itself
+//! (boids over a uniform grid on the GPU) is `render::flock_sim`.
 
-pub mod gpu_data;
-mod sim;
+mod data;
 
-pub use gpu_data::{Boid, FlockUniform};
-pub use sim::FlockSim;
+pub use data::{Boid, FlockUniform};
 
 use crate::Aabb;
+use crate::crowd::rng::SplitMix64;
 use glam::Vec3;
 
 /// Cells per axis at most: keeps the grid (and the one-workgroup scan) small.
@@ -97,14 +95,8 @@ pub fn grid(bounds: &Aabb, radius: f32) -> (Vec3, f32, [u32; 3]) {
 /// middle half of the box and a random heading. Depends on nothing else, so
 /// growing the flock keeps the birds already there.
 pub fn initial_boid(seed: u64, index: u32, params: &FlockParams) -> Boid {
-    let mut state = seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let mut next = || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
-    };
+    let mut rng = SplitMix64::new(seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut next = || rng.next_f32();
     let b = &params.bounds;
     let pos = b.center() + (Vec3::new(next(), next(), next()) - 0.5) * b.size() * 0.5;
     let heading = Vec3::new(next() - 0.5, (next() - 0.5) * 0.3, next() - 0.5).normalize_or(Vec3::X);

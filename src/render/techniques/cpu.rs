@@ -3,15 +3,14 @@
 //! every core) and uploads the positions and normals; the vertex shader only
 //! reads them. The instance count is capped, and the cap is reported.
 
-use super::anim_state::instance_anim;
-use super::crowd::CrowdMirror;
-use super::model_gpu::ModelGpu;
-use super::skinning_technique::skin_layout;
-use super::technique::{
-    BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, bind_group,
-    clip_buffer, draw_crowd, grow_buffer, storage_entry,
-};
+use crate::render::model_gpu::ModelGpu;
+use super::skinning::skin_layout;
+use crate::render::RenderError;
+use super::{BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd, grow_buffer};
+use crate::render::pipeline::{bind_group, storage_entry};
 use crate::Model;
+use crate::crowd::CrowdMirror;
+use crate::crowd::anim::instance_anim;
 use crate::pose_batch::PoseBatch;
 use crate::vat::VatClip;
 use glam::Vec3;
@@ -53,20 +52,20 @@ pub struct CpuSkinningTechnique {
 }
 
 impl CpuSkinningTechnique {
-    pub fn new(ctx: &BuildContext<'_>) -> Self {
+    fn new(ctx: &BuildContext<'_>) -> Self {
         let device = ctx.device;
         let max_binding = ctx.caps.max_storage_buffer_binding_size;
         let layout = skin_layout(device, "cpu skinning layout", storage_entry(0), true);
-        let (crowd, pipeline) = ctx.crowd_pipeline("cpu skinning", "crowd_cpu", &layout);
+        let (crowd, pipeline) = ctx.crowd_pipeline("cpu skinning", TechniqueKind::Cpu.crowd_module(), &layout);
         Self {
             model: ctx.model.clone(),
-            clips: ctx.clips.to_vec(),
+            clips: ctx.vat.clips.clone(),
             batch: PoseBatch::new(ctx.model),
             mirror: CrowdMirror::default(),
             positions: Vec::new(),
             normals: Vec::new(),
             buffers: None,
-            info: super::skin_data::info_buffer(device, ctx.model),
+            info: crate::render::skin_data::info_buffer(device, ctx.model),
             clip_table: clip_buffer(device, "cpu skinning clip table", ctx.clip_table),
             layout,
             group: None,
@@ -84,6 +83,10 @@ impl CpuSkinningTechnique {
 }
 
 impl Technique for CpuSkinningTechnique {
+    fn build(ctx: &BuildContext<'_>) -> Result<Self, RenderError> {
+        Ok(Self::new(ctx))
+    }
+
     fn kind(&self) -> TechniqueKind {
         TechniqueKind::Cpu
     }

@@ -1,6 +1,6 @@
 // CPU skinning: the CPU skins every drawn instance each frame and uploads
 // positions and normals; the vertex shader only reads them.
-// Composed after technique.wgsl and crowd.wgsl.
+// requires: behaviour
 
 // Instance after instance, vertex after vertex: x, y, z.
 @group(1) @binding(0) var<storage, read> cpu_positions: array<f32>;
@@ -15,10 +15,6 @@ fn cpu_vertex(v: u32, instance: u32) -> VatSample {
     return s;
 }
 
-@vertex
-fn vs_main(in: VertexIn) -> VertexOut {
-    let inst = instances[in.instance];
-    let a = anim_state(in.instance, inst);
-    let s = cpu_vertex(in.vertex, in.instance);
-    return finish_vertex(in, inst, a.place, s);
+fn pose(vertex: u32, instance: u32, a: AnimState) -> VatSample {
+    return cpu_vertex(vertex, instance);
 }

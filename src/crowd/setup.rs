@@ -1,7 +1,7 @@
 //! From a `--model` choice to a loaded model, its bake and how its crowd moves.
 
+use super::Motion;
 use crate::Model;
-use crate::render::{BehaviourSettings, Motion, RendererConfig};
 use crate::vat::{self, BakeOptions, Precision, Vat};
 use std::path::PathBuf;
 
@@ -59,7 +59,7 @@ impl ModelChoice {
 }
 
 /// A model ready to draw.
-pub struct Prepared {
+pub struct Loaded {
     pub choice: ModelChoice,
     pub model: Model,
     pub vat: Vat,
@@ -117,12 +117,12 @@ pub fn ground_speed(choice: &ModelChoice, model: &Model, vat: &Vat, clip: usize)
 }
 
 /// Loads and bakes a model for the viewer.
-pub fn prepare(
+pub fn load(
     choice: &ModelChoice,
     fps: f32,
     precision: Precision,
     clip: Option<&str>,
-) -> Result<Prepared, SetupError> {
+) -> Result<Loaded, SetupError> {
     let model = choice.load()?;
     let options = BakeOptions {
         fps,
@@ -153,7 +153,7 @@ pub fn prepare(
     if motion == Motion::Track && ground_speeds.iter().all(|&s| s == 0.0) {
         motion = Motion::Stand;
     }
-    Ok(Prepared {
+    Ok(Loaded {
         choice: choice.clone(),
         model,
         vat,
@@ -175,26 +175,4 @@ pub fn default_clip(vat: &Vat) -> u32 {
         .or_else(|| find("fly"))
         .or_else(|| find("walk"))
         .unwrap_or(0) as u32
-}
-
-impl Prepared {
-    pub fn renderer_config(
-        &self,
-        width: u32,
-        height: u32,
-        count: u32,
-        seed: u64,
-        format: wgpu::TextureFormat,
-    ) -> RendererConfig {
-        RendererConfig {
-            format,
-            width,
-            height,
-            count,
-            seed,
-            motion: self.motion,
-            ground_speeds: self.ground_speeds.clone(),
-            behaviour: BehaviourSettings::default(),
-        }
-    }
 }

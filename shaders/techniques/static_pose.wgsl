@@ -1,5 +1,6 @@
 // The static floor: one stored pose for everyone, the same instances and
-// motion, no animation. Composed after technique.wgsl and crowd.wgsl.
+// motion, no animation.
+// requires: behaviour
 
 // Per vertex: position (w = 1), then normal (w = 0).
 @group(1) @binding(0) var<storage, read> rest_pose: array<vec4<f32>>;
@@ -11,9 +12,6 @@ fn static_vertex(v: u32) -> VatSample {
     return s;
 }
 
-@vertex
-fn vs_main(in: VertexIn) -> VertexOut {
-    let inst = instances[in.instance];
-    let a = anim_state(in.instance, inst);
-    return finish_vertex(in, inst, a.place, static_vertex(in.vertex));
+fn pose(vertex: u32, instance: u32, a: AnimState) -> VatSample {
+    return static_vertex(vertex);
 }

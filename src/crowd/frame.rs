@@ -1,0 +1,123 @@
+//! What changes from frame to frame, as plain data: the settings the viewer
+//! and the tools set, and the one uniform every shader reads them from.
+
+use super::spec::CrowdSpec;
+use bytemuck::{Pod, Zeroable};
+use glam::{Mat4, Vec3};
+
+/// Per-frame scene and crowd parameters.
+/// Mirrors `Frame` in shaders/common.wgsl (checked by tests/gpu_layout.rs).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct FrameUniform {
+    pub view_proj: [[f32; 4]; 4],
+    pub inv_view_proj: [[f32; 4]; 4],
+    pub camera_pos: [f32; 4],
+    pub sun_dir: [f32; 4],
+    pub sun_color: [f32; 4],
+    pub sky_zenith: [f32; 4],
+    pub sky_horizon: [f32; 4],
+    pub ground_bounce: [f32; 4],
+    pub fog: [f32; 4],
+    pub time: f32,
+    pub playback: f32,
+    pub spread: f32,
+    pub field_radius: f32,
+    pub clip: u32,
+    pub interpolate: u32,
+    pub motion: u32,
+    pub stride: f32,
+    pub model_size: f32,
+    pub ground_y: f32,
+    pub instance_count: u32,
+    pub clip_count: u32,
+    /// 1 = living crowd (herd or flock), 0 = synchronized loops.
+    pub behaviour: u32,
+    /// Crossfade seconds.
+    pub fade: f32,
+    pub flap_clip: u32,
+    pub glide_clip: u32,
+}
+const _: () = assert!(std::mem::size_of::<FrameUniform>() == 304);
+
+/// `FrameUniform::clip` value meaning "each instance plays its own clip".
+pub const CLIP_MIXED: u32 = u32::MAX;
+
+/// What changes from frame to frame (all of it lands in one uniform).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FrameSettings {
+    /// Seconds of scene time.
+    pub time: f32,
+    /// Animation and motion speed multiplier.
+    pub playback: f32,
+    /// 0 = every instance in step, 1 = random phases over a whole clip.
+    pub spread: f32,
+    /// Clip for everyone, or `None` for each instance's own clip.
+    pub clip: Option<u32>,
+    /// Lerp between baked frames (false = nearest frame).
+    pub interpolate: bool,
+    /// Multiplier on ground speed (1 = feet planted).
+    pub stride: f32,
+}
+
+impl Default for FrameSettings {
+    fn default() -> Self {
+        Self {
+            time: 0.0,
+            playback: 1.0,
+            spread: 1.0,
+            clip: Some(0),
+            interpolate: true,
+            stride: 1.0,
+        }
+    }
+}
+
+/// Builds the frame uniform.
+pub fn frame_uniform(
+    view_proj: Mat4,
+    eye: Vec3,
+    settings: &FrameSettings,
+    spec: &CrowdSpec,
+    count: u32,
+) -> FrameUniform {
+    let field_radius = spec.field_radius(count);
+    let size = spec.model_size.max(1e-3);
+    let sun = Vec3::new(-0.45, 0.62, 0.38).normalize();
+    FrameUniform {
+        view_proj: view_proj.to_cols_array_2d(),
+        inv_view_proj: view_proj.inverse().to_cols_array_2d(),
+        camera_pos: eye.extend(1.0).to_array(),
+        sun_dir: sun.extend(1.9).to_array(),
+        sun_color: [1.0, 0.92, 0.80, 1.0],
+        sky_zenith: [0.22, 0.42, 0.80, 1.0],
+        sky_horizon: [0.70, 0.78, 0.86, 1.0],
+        ground_bounce: [0.20, 0.22, 0.12, 1.0],
+        // Fog: thick enough to hide the far edge of the field.
+        fog: [
+            1.0 / (field_radius * 3.0 + size * 20.0),
+            size * 4.0,
+            0.5 / size,
+            0.0,
+        ],
+        time: settings.time,
+        playback: settings.playback,
+        spread: settings.spread,
+        field_radius,
+        clip: settings
+            .clip
+            .map_or(CLIP_MIXED, |c| c.min(spec.clip_count.saturating_sub(1))),
+        interpolate: settings.interpolate as u32,
+        motion: spec.motion as u32,
+        stride: settings.stride,
+        model_size: size,
+        ground_y: spec.ground_y,
+        instance_count: count,
+        clip_count: spec.clip_count,
+        // The renderer fills these from its `Behaviour` each frame.
+        behaviour: 0,
+        fade: 0.25,
+        flap_clip: 0,
+        glide_clip: 0,
+    }
+}

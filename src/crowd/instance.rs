@@ -1,0 +1,190 @@
+//! The crowd's members: generated deterministically from a seed, one
+//! instance at a time, so growing the crowd never changes the instances
+//! already there. Every technique draws the same instances.
+
+use super::rng::{splitmix64, unit_f32};
+use bytemuck::{Pod, Zeroable};
+
+/// One member of the crowd, generated once from the seed.
+/// Mirrors `Instance` in shaders/crowd.wgsl (checked by tests/gpu_layout.rs).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
+pub struct Instance {
+    pub lane: f32,
+    pub phase: f32,
+    pub scale: f32,
+    pub time_offset: f32,
+    pub speed: f32,
+    pub clip: u32,
+    pub tint: u32,
+    pub height: f32,
+}
+const _: () = assert!(std::mem::size_of::<Instance>() == 32);
+
+/// The most instances the viewer accepts.
+pub const MAX_INSTANCES: u32 = 1_000_000;
+
+/// How the crowd moves (computed on the GPU from time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Motion {
+    /// Gallop around a wide ring track.
+    Track = 0,
+    /// Circle and undulate in 3D.
+    Flock = 1,
+    /// Stand in a field, animating in place.
+    Stand = 2,
+}
+
+/// Why the crowd cannot take a count.
+#[derive(Debug, thiserror::Error)]
+pub enum CountError {
+    #[error("the instance count must be at least 1")]
+    Zero,
+    #[error(
+        "{count} instances need {bytes} bytes, more than this GPU's storage buffer limit of {limit} bytes (at most {max} instances)"
+    )]
+    TooMany {
+        count: u64,
+        bytes: u64,
+        limit: u64,
+        max: u64,
+    },
+}
+
+/// Instance `index` of the crowd grown from `seed`. It depends on nothing
+/// else, so growing the crowd never changes the instances already there.
+pub fn generate(seed: u64, index: u32) -> Instance {
+    let mut state = splitmix64(seed ^ splitmix64(index as u64));
+    let mut next = || {
+        state = splitmix64(state);
+        unit_f32(state)
+    };
+    let lane = next();
+    let phase = next() * std::f32::consts::TAU;
+    let scale = 0.88 + 0.24 * next();
+    let time_offset = next();
+    let speed = 0.94 + 0.12 * next();
+    let clip = (next() * 1024.0) as u32;
+    // Coat tints: mostly near white, some warmer or darker.
+    let shade = 0.72 + 0.28 * next();
+    let warm = next() * 0.12;
+    let tint = [shade, shade * (1.0 - warm * 0.5), shade * (1.0 - warm), 1.0];
+    let tint = u32::from_le_bytes(tint.map(|c| (c.clamp(0.0, 1.0) * 255.0).round() as u8));
+    let height = next();
+    Instance {
+        lane,
+        phase,
+        scale,
+        time_offset,
+        speed,
+        clip,
+        tint,
+        height,
+    }
+}
+
+/// A CPU copy of the first instances of a crowd, for the techniques that
+/// animate on the CPU. Grows like the GPU buffer, generating only new ones.
+#[derive(Clone, Debug, Default)]
+pub struct CrowdMirror {
+    seed: u64,
+    instances: Vec<Instance>,
+}
+
+impl CrowdMirror {
+    /// The first `count` instances of the crowd grown from `seed`.
+    pub fn get(&mut self, seed: u64, count: u32) -> &[Instance] {
+        if seed != self.seed {
+            self.instances.clear();
+            self.seed = seed;
+        }
+        let have = self.instances.len() as u32;
+        if count > have {
+            self.instances.reserve((count - have) as usize);
+            self.instances
+                .extend((have..count).map(|i| generate(seed, i)));
+        }
+        &self.instances[..count as usize]
+    }
+}
+
+/// The capacity to allocate for `needed` instances when `current` is too
+/// small: at least double, so a rising slider reallocates O(log n) times.
+pub fn grow_capacity(current: u32, needed: u32) -> u32 {
+    if needed <= current {
+        current
+    } else {
+        needed
+            .max(current.saturating_mul(2))
+            .max(64)
+            .next_power_of_two()
+            .min(MAX_INSTANCES.next_power_of_two())
+    }
+}
+
+/// Checks a requested count against the limits; returns it when usable.
+pub fn validate_count(count: u64, max_binding: u64) -> Result<u32, CountError> {
+    let size = std::mem::size_of::<Instance>() as u64;
+    let max = (max_binding / size).min(MAX_INSTANCES as u64);
+    if count == 0 {
+        return Err(CountError::Zero);
+    }
+    if count > max {
+        return Err(CountError::TooMany {
+            count,
+            bytes: count.saturating_mul(size),
+            limit: max_binding,
+            max,
+        });
+    }
+    Ok(count as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generation_is_deterministic_and_independent_of_count() {
+        assert_eq!(generate(7, 123), generate(7, 123));
+        assert_ne!(generate(7, 123), generate(8, 123));
+        assert_ne!(generate(7, 123), generate(7, 124));
+        let i = generate(1, 5);
+        assert!((0.0..1.0).contains(&i.lane) && (0.0..1.0).contains(&i.time_offset));
+        assert!(i.scale > 0.8 && i.scale < 1.2 && i.speed > 0.9 && i.speed < 1.1);
+    }
+
+    #[test]
+    fn capacity_grows_geometrically() {
+        let mut cap = 0;
+        let mut reallocations = 0;
+        for needed in 1..=100_000 {
+            let next = grow_capacity(cap, needed);
+            if next != cap {
+                reallocations += 1;
+                assert!(next >= needed && next >= cap * 2);
+                cap = next;
+            }
+        }
+        assert!(
+            reallocations <= 12,
+            "{reallocations} reallocations for 100k slider steps"
+        );
+        // Going down never reallocates.
+        assert_eq!(grow_capacity(cap, 10), cap);
+    }
+
+    #[test]
+    fn bad_counts_are_refused() {
+        assert!(matches!(validate_count(0, 1 << 27), Err(CountError::Zero)));
+        assert!(matches!(
+            validate_count(5_000_000, 1 << 27),
+            Err(CountError::TooMany { .. })
+        ));
+        assert!(matches!(
+            validate_count(1000, 3200),
+            Err(CountError::TooMany { max: 100, .. })
+        ));
+        assert_eq!(validate_count(1000, 1 << 27).ok(), Some(1000));
+    }
+}

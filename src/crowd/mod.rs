@@ -1,0 +1,26 @@
+//! The crowd as plain data and pure functions, with no GPU code: who is in
+//! it ([`Instance`], grown from a seed), where each member is and which clip
+//! it plays at which time (the CPU twins of the crowd shaders), the herd and
+//! the flock, the frame's parameters, the VAT-vs-skinning parity, and the
+//! preparation of a model for the viewer and the tools. `render` uploads and
+//! draws what is described here.
+
+pub mod anim;
+pub mod clip_time;
+pub mod flock;
+pub mod frame;
+pub mod herd;
+pub mod instance;
+pub mod parity;
+pub mod rng;
+pub mod setup;
+pub mod spec;
+
+pub use anim::{BehaviourSettings, FlockTuning};
+pub use clip_time::{instance_clip_time, instance_pose, pose_time};
+pub use frame::{CLIP_MIXED, FrameSettings, FrameUniform, frame_uniform};
+pub use instance::{
+    CountError, CrowdMirror, Instance, MAX_INSTANCES, Motion, generate, grow_capacity,
+    validate_count,
+};
+pub use spec::CrowdSpec;

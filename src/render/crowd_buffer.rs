@@ -1,0 +1,107 @@
+//! The instance storage buffer shared by every technique: grows
+//! geometrically, uploading only the instances that are new.
+
+use crate::crowd::{CountError, Instance, generate, grow_capacity, validate_count};
+
+/// The instance storage buffer shared by every technique.
+pub struct CrowdBuffer {
+    pub buffer: wgpu::Buffer,
+    seed: u64,
+    capacity: u32,
+    /// Instances generated and uploaded so far (`>= count`).
+    generated: u32,
+    count: u32,
+    max_binding: u64,
+    /// Bumped whenever `buffer` is replaced, so bind groups get rebuilt.
+    pub generation: u64,
+    /// How many times the buffer was (re)allocated, for tests and the panel.
+    pub allocations: u32,
+}
+
+impl CrowdBuffer {
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        seed: u64,
+        count: u32,
+        max_binding: u64,
+    ) -> Result<Self, CountError> {
+        let count = validate_count(count as u64, max_binding)?;
+        let capacity = grow_capacity(0, count);
+        let mut crowd = Self {
+            buffer: Self::allocate(device, capacity),
+            seed,
+            capacity,
+            generated: 0,
+            count: 0,
+            max_binding,
+            generation: 0,
+            allocations: 1,
+        };
+        crowd.set_count(device, queue, count)?;
+        Ok(crowd)
+    }
+
+    fn allocate(device: &wgpu::Device, capacity: u32) -> wgpu::Buffer {
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("crowd instances"),
+            size: capacity as u64 * std::mem::size_of::<Instance>() as u64,
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_DST
+                | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        })
+    }
+
+    pub fn count(&self) -> u32 {
+        self.count
+    }
+
+    pub fn capacity(&self) -> u32 {
+        self.capacity
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Changes the number of instances drawn. Lowering it only changes the
+    /// draw range; raising it generates and uploads only the new instances,
+    /// reallocating (and copying on the GPU) when the capacity runs out.
+    pub fn set_count(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        count: u32,
+    ) -> Result<(), CountError> {
+        let count = validate_count(count as u64, self.max_binding)?;
+        if count > self.capacity {
+            let capacity = grow_capacity(self.capacity, count)
+                .min((self.max_binding / 32) as u32)
+                .max(count);
+            let buffer = Self::allocate(device, capacity);
+            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("crowd grow"),
+            });
+            let used = self.generated as u64 * std::mem::size_of::<Instance>() as u64;
+            if used > 0 {
+                encoder.copy_buffer_to_buffer(&self.buffer, 0, &buffer, 0, used);
+            }
+            queue.submit([encoder.finish()]);
+            self.buffer = buffer;
+            self.capacity = capacity;
+            self.generation += 1;
+            self.allocations += 1;
+        }
+        if count > self.generated {
+            let new: Vec<Instance> = (self.generated..count)
+                .map(|i| generate(self.seed, i))
+                .collect();
+            let offset = self.generated as u64 * std::mem::size_of::<Instance>() as u64;
+            queue.write_buffer(&self.buffer, offset, bytemuck::cast_slice(&new));
+            self.generated = count;
+        }
+        self.count = count;
+        Ok(())
+    }
+}

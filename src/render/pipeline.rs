@@ -1,0 +1,106 @@
+//! Pieces every pipeline of the renderer is built from: bind-group-layout
+//! entries, bind groups from `(binding, resource)` lists, and the pipeline
+//! that draws into the scene targets.
+
+use super::{Targets, shaders};
+
+/// A storage-buffer layout entry visible to the vertex and compute stages
+/// (compute so the GPU tests can run the same functions).
+pub fn storage_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only: true },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+/// A uniform-buffer layout entry (vertex and compute).
+pub fn uniform_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        ..storage_entry(binding)
+    }
+}
+
+/// A non-filterable 2D float texture entry (`textureLoad` only).
+pub fn texture_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Float { filterable: false },
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        ..storage_entry(binding)
+    }
+}
+
+/// A bind group of `(binding, resource)` entries.
+pub fn bind_group(
+    device: &wgpu::Device,
+    label: &str,
+    layout: &wgpu::BindGroupLayout,
+    entries: &[(u32, wgpu::BindingResource<'_>)],
+) -> wgpu::BindGroup {
+    let entries: Vec<wgpu::BindGroupEntry<'_>> = entries
+        .iter()
+        .map(|(binding, resource)| wgpu::BindGroupEntry {
+            binding: *binding,
+            resource: resource.clone(),
+        })
+        .collect();
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout,
+        entries: &entries,
+    })
+}
+
+/// A pipeline drawing into the scene targets: `vs_main` and `fs_main` of
+/// the composed module `shader`, the targets' depth (written when
+/// `depth_write`), multisampling and colour format.
+pub struct TargetPipeline<'a> {
+    pub label: &'a str,
+    pub layout: &'a wgpu::PipelineLayout,
+    pub shader: &'static str,
+    pub buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
+    pub primitive: wgpu::PrimitiveState,
+    pub depth_write: bool,
+}
+
+pub fn target_pipeline(
+    device: &wgpu::Device,
+    spec: &TargetPipeline<'_>,
+    targets: &Targets,
+) -> wgpu::RenderPipeline {
+    let module = shaders::module(device, spec.shader);
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(spec.label),
+        layout: Some(spec.layout),
+        vertex: wgpu::VertexState {
+            module: &module,
+            entry_point: Some("vs_main"),
+            compilation_options: Default::default(),
+            buffers: spec.buffers,
+        },
+        primitive: spec.primitive,
+        depth_stencil: Some(targets.depth_state(spec.depth_write)),
+        multisample: targets.multisample(),
+        fragment: Some(wgpu::FragmentState {
+            module: &module,
+            entry_point: Some("fs_main"),
+            compilation_options: Default::default(),
+            targets: &[Some(targets.format.into())],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
+}

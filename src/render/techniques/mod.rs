@@ -1,0 +1,214 @@
+//! The crowd techniques: one small interface ([`Technique`]), what a
+//! technique reports about its cost, and the list of techniques.
+//!
+//! Each technique is a pair of files named alike: `src/render/techniques/X.rs`
+//! (its GPU objects and per-frame work) and `shaders/techniques/X.wgsl` (its
+//! pose hook, `fn pose(vertex, instance, anim) -> VatSample`, which the one
+//! crowd vertex entry in `shaders/crowd_vertex.wgsl` calls). Adding a
+//! technique is those two files and one line in the [`techniques!`] list
+//! below.
+
+mod shared;
+
+pub use shared::{
+    CrowdGroup, PipelineSpec, clip_buffer, crowd_bind_group, crowd_group_layout, crowd_pipeline,
+    draw_crowd, grow_buffer,
+};
+
+use super::RenderError;
+use super::Targets;
+use super::behaviour::Behaviour;
+use super::crowd_buffer::CrowdBuffer;
+use super::gpu_data::VatClipGpu;
+use super::model_gpu::ModelGpu;
+use crate::Model;
+use crate::crowd::FrameUniform;
+use crate::vat::Vat;
+use std::sync::Arc;
+
+/// Declares every technique from one list: the [`TechniqueKind`] variant,
+/// its command-line name, its module (`src/render/techniques/MODULE.rs` with
+/// `shaders/techniques/MODULE.wgsl`), its type and its label. The first is
+/// the default.
+macro_rules! techniques {
+    ($($kind:ident => $module:ident :: $ty:ident, $name:literal, $label:literal;)+) => {
+        $(pub mod $module;)+
+        $(pub use $module::$ty;)+
+
+        /// The techniques the viewer offers.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum TechniqueKind {
+            $(#[doc = $label] $kind,)+
+        }
+
+        impl TechniqueKind {
+            pub const ALL: &[TechniqueKind] = &[$(TechniqueKind::$kind,)+];
+
+            /// The command-line name.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(TechniqueKind::$kind => $name,)+
+                }
+            }
+
+            pub fn label(self) -> &'static str {
+                match self {
+                    $(TechniqueKind::$kind => $label,)+
+                }
+            }
+
+            /// The technique's WGSL file under `shaders/`, holding its pose hook.
+            pub fn shader_file(self) -> &'static str {
+                match self {
+                    $(TechniqueKind::$kind => concat!("techniques/", stringify!($module)),)+
+                }
+            }
+
+            /// The name of its composed crowd module in `render::shaders`.
+            pub fn crowd_module(self) -> &'static str {
+                match self {
+                    $(TechniqueKind::$kind => concat!("crowd_", stringify!($module)),)+
+                }
+            }
+
+            /// Builds the technique.
+            pub fn build(self, ctx: &BuildContext<'_>) -> Result<Box<dyn Technique>, RenderError> {
+                Ok(match self {
+                    $(TechniqueKind::$kind => Box::new($ty::build(ctx)?),)+
+                })
+            }
+        }
+    };
+}
+
+techniques! {
+    Vat => vat::VatTechnique, "vat", "VAT (vertex animation texture)";
+    Skinning => skinning::SkinningTechnique, "skinning", "Live GPU skinning (bone matrices)";
+    BoneTexture => bone_texture::BoneTextureTechnique, "bone-texture", "Baked bone texture";
+    Cpu => cpu::CpuSkinningTechnique, "cpu", "CPU skinning";
+    Static => static_pose::StaticTechnique, "static", "Static (no animation)";
+}
+
+impl Default for TechniqueKind {
+    fn default() -> Self {
+        Self::ALL[0]
+    }
+}
+
+impl clap::ValueEnum for TechniqueKind {
+    fn value_variants<'a>() -> &'a [Self] {
+        Self::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()).help(self.label()))
+    }
+}
+
+impl std::fmt::Display for TechniqueKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What the active technique cost in the last frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TechniqueCosts {
+    pub kind: TechniqueKind,
+    /// CPU milliseconds of the technique's part of the last frame: sampling,
+    /// skinning, uploads and recording its draw.
+    pub cpu_ms: f32,
+    /// CPU milliseconds of the behaviour's update in the last frame (the
+    /// herd's table or the flock's dispatches), shared by every technique.
+    pub behaviour_ms: f32,
+    /// Bytes the technique wrote to the GPU in the last frame.
+    pub upload_bytes: u64,
+    /// Bytes of the technique's own GPU resources (not the shared crowd,
+    /// mesh and textures).
+    pub gpu_memory_bytes: u64,
+    /// GPU milliseconds of the last timed scene pass, when timestamps exist.
+    pub gpu_ms: Option<f32>,
+    /// Instances actually drawn.
+    pub drawn: u32,
+    /// Instances requested (the crowd's count).
+    pub requested: u32,
+    /// The most instances this technique draws, when it has a cap.
+    pub cap: Option<u32>,
+    /// The model has morph targets and this technique does not apply them.
+    pub morphs_ignored: bool,
+}
+
+impl TechniqueCosts {
+    /// True when the cap cut the crowd this frame.
+    pub fn capped(&self) -> bool {
+        self.drawn < self.requested
+    }
+}
+
+/// Everything a technique may read while preparing a frame.
+pub struct FrameContext<'a> {
+    pub device: &'a wgpu::Device,
+    pub queue: &'a wgpu::Queue,
+    pub crowd: &'a CrowdBuffer,
+    pub model: &'a ModelGpu,
+    /// This frame's uniform (already written): time, clip, spread, count.
+    pub frame: &'a FrameUniform,
+    /// The herd or flock (bound in group 2; the CPU techniques mirror it).
+    pub behaviour: &'a Behaviour,
+}
+
+/// Everything a technique needs to be built (at startup or on a switch).
+pub struct BuildContext<'a> {
+    pub device: &'a wgpu::Device,
+    pub queue: &'a wgpu::Queue,
+    pub caps: &'a crate::gpu::Capabilities,
+    /// The CPU model, for the techniques that animate on the CPU.
+    pub model: &'a Arc<Model>,
+    /// The baked VAT (the VAT technique's textures; every technique's
+    /// clip timing).
+    pub vat: &'a Vat,
+    /// The VAT's clip table as the shaders read it (with ground speeds).
+    pub clip_table: &'a [VatClipGpu],
+    pub model_gpu: &'a ModelGpu,
+    pub targets: &'a Targets,
+    pub frame_layout: &'a wgpu::BindGroupLayout,
+}
+
+/// What `prepare` did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Prepared {
+    /// Instances to draw (the crowd's count, or less under a cap).
+    pub drawn: u32,
+    pub upload_bytes: u64,
+}
+
+/// A way of drawing the crowd. Each one owns its pipeline and buffers; the
+/// instance data (`CrowdBuffer`) and the model's static data are shared, so
+/// switching keeps the same crowd.
+pub trait Technique {
+    /// Builds the technique's GPU objects. Every technique is built through
+    /// the same context, at startup or on its first use.
+    fn build(ctx: &BuildContext<'_>) -> Result<Self, RenderError>
+    where
+        Self: Sized;
+    fn kind(&self) -> TechniqueKind;
+    /// Per-frame preparation: bind groups after the crowd buffer grew, and
+    /// whatever CPU work and uploads the technique needs.
+    fn prepare(&mut self, ctx: &FrameContext<'_>) -> Prepared;
+    /// Records the crowd's draw calls for `count` instances (what `prepare`
+    /// returned); group 0 (the frame) is already set.
+    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, count: u32);
+    /// Bytes of the technique's own GPU resources.
+    fn gpu_memory_bytes(&self) -> u64;
+    /// The most instances it can draw, when capped.
+    fn cap(&self) -> Option<u32> {
+        None
+    }
+    /// Its group 1 (layout and bind group, visible to compute too), so the
+    /// GPU tests can run its WGSL vertex function; `None` before `prepare`.
+    fn group(&self) -> Option<(&wgpu::BindGroupLayout, &wgpu::BindGroup)>;
+    /// True when it ignores morph targets.
+    fn ignores_morphs(&self) -> bool {
+        false
+    }
+}

@@ -1,0 +1,274 @@
+//! What the crowd techniques share: the crowd bind group (group 2), the clip
+//! table, the crowd pipeline around the shared `vs_main`, the instanced draw
+//! and geometric buffer growth.
+
+use super::{BuildContext, FrameContext, Prepared};
+use crate::render::Targets;
+use crate::render::behaviour::Behaviour;
+use crate::render::crowd_buffer::CrowdBuffer;
+use crate::render::gpu_data::{StaticVertex, VatClipGpu};
+use crate::render::model_gpu::ModelGpu;
+use crate::render::pipeline::{
+    TargetPipeline, bind_group, storage_entry, target_pipeline, uniform_entry,
+};
+use wgpu::util::DeviceExt;
+
+/// Uploads a clip table (group 1, binding 2 of every technique).
+pub fn clip_buffer(
+    device: &wgpu::Device,
+    label: &'static str,
+    table: &[VatClipGpu],
+) -> wgpu::Buffer {
+    let fallback = [VatClipGpu::default()];
+    let table = if table.is_empty() {
+        &fallback[..]
+    } else {
+        table
+    };
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents: bytemuck::cast_slice(table),
+        usage: wgpu::BufferUsages::STORAGE,
+    })
+}
+
+/// Group 2 of the crowd shaders: instances and base-colour textures.
+pub fn crowd_group_layout(device: &wgpu::Device, label: &str) -> wgpu::BindGroupLayout {
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(label),
+        entries: &[
+            wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::VERTEX,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage { read_only: true },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 1,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                    view_dimension: wgpu::TextureViewDimension::D2Array,
+                    multisampled: false,
+                },
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 2,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                count: None,
+            },
+            // The herd table, the herd path and the flock (behaviour.rs).
+            uniform_entry(3),
+            storage_entry(4),
+            storage_entry(5),
+        ],
+    })
+}
+
+pub fn crowd_bind_group(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    crowd: &CrowdBuffer,
+    model: &ModelGpu,
+    behaviour: &Behaviour,
+) -> wgpu::BindGroup {
+    let [table, path, boids] = behaviour.buffers();
+    bind_group(
+        device,
+        "crowd bind group",
+        layout,
+        &[
+            (0, crowd.buffer.as_entire_binding()),
+            (1, wgpu::BindingResource::TextureView(&model.texture_view)),
+            (2, wgpu::BindingResource::Sampler(&model.sampler)),
+            (3, table.as_entire_binding()),
+            (4, path.as_entire_binding()),
+            (5, boids.as_entire_binding()),
+        ],
+    )
+}
+
+/// Group 2 of a technique, rebuilt only when the crowd buffer or a
+/// behaviour buffer was replaced. The flock's state alternates between two
+/// buffers, so the last two groups are kept.
+pub struct CrowdGroup {
+    layout: wgpu::BindGroupLayout,
+    /// (crowd generation, behaviour key, group), most recent last.
+    groups: Vec<(u64, u64, wgpu::BindGroup)>,
+}
+
+impl CrowdGroup {
+    pub fn new(device: &wgpu::Device, label: &str) -> Self {
+        Self {
+            layout: crowd_group_layout(device, label),
+            groups: Vec::with_capacity(2),
+        }
+    }
+
+    pub fn layout(&self) -> &wgpu::BindGroupLayout {
+        &self.layout
+    }
+
+    /// `prepare` of a technique with no per-frame CPU work or uploads (VAT,
+    /// bone texture, static): keep the crowd group current, draw everyone.
+    pub fn prepare_gpu_only(&mut self, ctx: &FrameContext<'_>) -> Prepared {
+        self.update(ctx);
+        Prepared {
+            drawn: ctx.crowd.count(),
+            upload_bytes: 0,
+        }
+    }
+
+    pub fn update(&mut self, ctx: &FrameContext<'_>) {
+        let key = (ctx.crowd.generation, ctx.behaviour.binding_key());
+        if let Some(i) = self.groups.iter().position(|(c, b, _)| (*c, *b) == key) {
+            let g = self.groups.remove(i);
+            self.groups.push(g);
+            return;
+        }
+        let group = crowd_bind_group(
+            ctx.device,
+            &self.layout,
+            ctx.crowd,
+            ctx.model,
+            ctx.behaviour,
+        );
+        if self.groups.len() >= 2 {
+            self.groups.remove(0);
+        }
+        self.groups.push((key.0, key.1, group));
+    }
+
+    pub fn get(&self) -> Option<&wgpu::BindGroup> {
+        self.groups.last().map(|(_, _, g)| g)
+    }
+}
+
+/// A technique's crowd pipeline: groups 0 (frame), 1 (the technique's own)
+/// and 2 (crowd), the static vertex buffer, `vs_main` and the shared
+/// `fs_main` of the composed module `shader`. Labels: `"{name} crowd
+/// layout"` (group 2) and `"{name} crowd pipeline"`.
+pub struct PipelineSpec<'a> {
+    pub name: &'a str,
+    pub shader: &'static str,
+    pub frame_layout: &'a wgpu::BindGroupLayout,
+    pub technique_layout: &'a wgpu::BindGroupLayout,
+}
+
+/// Builds the crowd group (group 2) and the crowd pipeline of `spec`.
+pub fn crowd_pipeline(
+    device: &wgpu::Device,
+    spec: &PipelineSpec<'_>,
+    model: &ModelGpu,
+    targets: &Targets,
+) -> (CrowdGroup, wgpu::RenderPipeline) {
+    let crowd = CrowdGroup::new(device, &format!("{} crowd layout", spec.name));
+    let label = format!("{} crowd pipeline", spec.name);
+    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(&label),
+        bind_group_layouts: &[
+            Some(spec.frame_layout),
+            Some(spec.technique_layout),
+            Some(crowd.layout()),
+        ],
+        immediate_size: 0,
+    });
+    let pipeline = target_pipeline(
+        device,
+        &TargetPipeline {
+            label: &label,
+            layout: &layout,
+            shader: spec.shader,
+            buffers: &[Some(StaticVertex::layout())],
+            primitive: wgpu::PrimitiveState {
+                cull_mode: if model.double_sided {
+                    None
+                } else {
+                    Some(wgpu::Face::Back)
+                },
+                ..Default::default()
+            },
+            depth_write: true,
+        },
+        targets,
+    );
+    (crowd, pipeline)
+}
+
+impl BuildContext<'_> {
+    /// [`crowd_pipeline`] for a technique built from this context.
+    pub fn crowd_pipeline(
+        &self,
+        name: &str,
+        shader: &'static str,
+        technique_layout: &wgpu::BindGroupLayout,
+    ) -> (CrowdGroup, wgpu::RenderPipeline) {
+        let spec = PipelineSpec {
+            name,
+            shader,
+            frame_layout: self.frame_layout,
+            technique_layout,
+        };
+        crowd_pipeline(self.device, &spec, self.model_gpu, self.targets)
+    }
+}
+
+/// Records the shared part of a crowd draw: pipeline, groups 1 and 2, the
+/// static vertices and indices, and ONE instanced `draw_indexed`.
+pub fn draw_crowd(
+    pass: &mut wgpu::RenderPass<'_>,
+    pipeline: &wgpu::RenderPipeline,
+    technique_group: &wgpu::BindGroup,
+    crowd: &CrowdGroup,
+    model: &ModelGpu,
+    count: u32,
+) {
+    let Some(crowd_group) = crowd.get() else {
+        log::warn!("crowd technique drawn before prepare");
+        return;
+    };
+    if count == 0 {
+        return;
+    }
+    pass.set_pipeline(pipeline);
+    pass.set_bind_group(1, technique_group, &[]);
+    pass.set_bind_group(2, crowd_group, &[]);
+    pass.set_vertex_buffer(0, model.vertices.slice(..));
+    pass.set_index_buffer(model.indices.slice(..), wgpu::IndexFormat::Uint32);
+    pass.draw_indexed(0..model.index_count, 0, 0..count);
+}
+
+/// Grows a buffer geometrically: returns a new buffer when `needed` bytes
+/// do not fit (the caller rebuilds its bind group), `None` when they do.
+pub fn grow_buffer(
+    device: &wgpu::Device,
+    current: Option<&wgpu::Buffer>,
+    label: &'static str,
+    needed: u64,
+    limit: u64,
+    usage: wgpu::BufferUsages,
+) -> Option<wgpu::Buffer> {
+    let have = current.map_or(0, |b| b.size());
+    if needed <= have && current.is_some() {
+        return None;
+    }
+    let size = needed
+        .max(have.saturating_mul(2))
+        .max(256)
+        .next_power_of_two()
+        .min(limit.max(needed))
+        .div_ceil(16)
+        * 16;
+    Some(device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size,
+        usage,
+        mapped_at_creation: false,
+    }))
+}
