@@ -291,7 +291,7 @@ impl Behaviour {
         self.flock.as_ref()
     }
 
-    /// A key that changes whenever the buffers bound by [`Self::entries`]
+    /// A key that changes whenever the buffers of [`Self::buffers`]
     /// change (the flock's current state flips every step).
     pub fn binding_key(&self) -> u64 {
         let flip = self.flock.as_ref().map_or(0, |f| f.state_index() as u64);

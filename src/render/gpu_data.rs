@@ -4,7 +4,7 @@
 use bytemuck::{Pod, Zeroable};
 
 /// One clip's place in the VAT.
-/// Keep in sync with `VatClip` in shaders/vat.wgsl.
+/// Mirrors `VatClip` in shaders/pose.wgsl (tests/gpu_layout.rs).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
 pub struct VatClipGpu {
@@ -45,7 +45,7 @@ impl StaticVertex {
 
 /// One vertex's skin data for the bone-matrix techniques: bind-pose position
 /// and normal, four palette indices (u16 pairs) and four weights.
-/// Keep in sync with `SkinVertex` in shaders/skin.wgsl.
+/// Mirrors `SkinVertex` in shaders/skin.wgsl (tests/gpu_layout.rs).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
 pub struct SkinVertex {
@@ -58,7 +58,7 @@ pub struct SkinVertex {
 const _: () = assert!(std::mem::size_of::<SkinVertex>() == 48);
 
 /// Sizes the skinning shaders index with.
-/// Keep in sync with `SkinInfo` in shaders/technique.wgsl.
+/// Mirrors `SkinInfo` in shaders/pose.wgsl (tests/gpu_layout.rs).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
 pub struct SkinInfo {
@@ -69,6 +69,6 @@ pub struct SkinInfo {
 const _: () = assert!(std::mem::size_of::<SkinInfo>() == 16);
 
 /// One joint of a palette as the skinning shaders read it (`bones::JointRows`).
-/// Keep in sync with `palettes` in shaders/skinning.wgsl (three vec4 per joint).
+/// Read as three vec4 per joint by `palettes` in shaders/techniques/skinning.wgsl.
 pub const JOINT_ROWS_BYTES: u64 = 48;
 const _: () = assert!(std::mem::size_of::<crate::bones::JointRows>() == JOINT_ROWS_BYTES as usize);

@@ -3,7 +3,7 @@
 use bytemuck::{Pod, Zeroable};
 
 /// One bird's simulation state.
-/// Keep in sync with `Boid` in shaders/boid.wgsl.
+/// Mirrors `Boid` in shaders/boid.wgsl (tests/gpu_layout.rs).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
 pub struct Boid {
@@ -23,7 +23,7 @@ pub struct Boid {
 const _: () = assert!(std::mem::size_of::<Boid>() == 48);
 
 /// Simulation parameters for one step.
-/// Keep in sync with `FlockUniform` in shaders/flock.wgsl.
+/// Mirrors `FlockUniform` in shaders/flock.wgsl (tests/gpu_layout.rs).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub struct FlockUniform {

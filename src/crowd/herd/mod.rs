@@ -73,7 +73,7 @@ pub struct HerdParams {
 
 /// Per-frame table the GPU reads (and [`Herd::instance`] uses): segment
 /// `first + j` has gait `gaits[j]` and starts at herd distance `starts[j]`.
-/// Keep in sync with `HerdTable` in shaders/herd.wgsl.
+/// Mirrors `HerdTable` in shaders/herd.wgsl (tests/gpu_layout.rs).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct HerdTable {

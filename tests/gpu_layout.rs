@@ -1,0 +1,365 @@
+//! Every Rust mirror of a WGSL struct has the WGSL struct's layout: each
+//! field's offset and size, and the struct's size, compared with naga's
+//! layouter on the composed modules the renderer builds. The last tests show
+//! that a field reordered on either side is caught.
+
+use stampede::crowd::flock::{Boid, FlockUniform};
+use stampede::crowd::herd::HerdTable;
+use stampede::crowd::{FrameUniform, Instance};
+use stampede::render::gpu_data::{SkinInfo, SkinVertex, StaticVertex, VatClipGpu};
+use stampede::render::shaders;
+use std::mem::{offset_of, size_of};
+use wgpu::naga;
+
+/// A struct's layout: its size and (name, offset, size) per field.
+#[derive(Clone, Debug, PartialEq)]
+struct Layout {
+    size: usize,
+    fields: Vec<(String, usize, usize)>,
+}
+
+fn field_size<T, F>(_: impl Fn(&T) -> &F) -> usize {
+    size_of::<F>()
+}
+
+/// The layout of a Rust struct from its fields, in declaration order.
+macro_rules! rust_layout {
+    ($ty:ty { $($field:ident),+ $(,)? }) => {{
+        let fields = vec![$((
+            stringify!($field).to_string(),
+            offset_of!($ty, $field),
+            field_size(|s: &$ty| &s.$field),
+        )),+];
+        // Pod structs have no padding: the listed fields must cover the
+        // whole struct, so a field missing from the list is caught too.
+        let covered: usize = fields.iter().map(|f| f.2).sum();
+        assert_eq!(covered, size_of::<$ty>(), "{}: list every field", stringify!($ty));
+        Layout { size: size_of::<$ty>(), fields }
+    }};
+}
+
+/// The layout naga gives struct `name` in `source`.
+fn wgsl_layout(source: &str, name: &str) -> Layout {
+    let module = naga::front::wgsl::parse_str(source)
+        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(source)));
+    let mut layouter = naga::proc::Layouter::default();
+    layouter.update(module.to_ctx()).expect("layout");
+    let (_, ty) = module
+        .types
+        .iter()
+        .find(|(_, t)| t.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("no WGSL struct {name}"));
+    let naga::TypeInner::Struct { members, span } = &ty.inner else {
+        panic!("{name} is not a struct");
+    };
+    Layout {
+        size: *span as usize,
+        fields: members
+            .iter()
+            .map(|m| {
+                (
+                    m.name.clone().unwrap_or_default(),
+                    m.offset as usize,
+                    layouter[m.ty].size as usize,
+                )
+            })
+            .collect(),
+    }
+}
+
+/// Rust arrays stand for runs of numbered WGSL scalars: `_pad: [f32; 2]`
+/// matches `_pad0: f32, _pad1: f32`. Expands such a field when the WGSL side
+/// has the numbered names.
+fn expand_to(rust: &Layout, wgsl: &Layout) -> Layout {
+    let mut fields = Vec::new();
+    for (name, offset, size) in &rust.fields {
+        let first = format!("{name}0");
+        if !wgsl.fields.iter().any(|f| f.0 == *name) && wgsl.fields.iter().any(|f| f.0 == first) {
+            let parts: Vec<_> = wgsl
+                .fields
+                .iter()
+                .filter(|f| {
+                    f.0.strip_prefix(name.as_str())
+                        .is_some_and(|n| n.parse::<u32>().is_ok())
+                })
+                .collect();
+            let each = size / parts.len();
+            for (i, _) in parts.iter().enumerate() {
+                fields.push((format!("{name}{i}"), offset + i * each, each));
+            }
+        } else {
+            fields.push((name.clone(), *offset, *size));
+        }
+    }
+    Layout {
+        size: rust.size,
+        fields,
+    }
+}
+
+/// Differences between a Rust mirror and its WGSL struct, empty when equal.
+fn compare(what: &str, rust: &Layout, wgsl: &Layout) -> Vec<String> {
+    let rust = expand_to(rust, wgsl);
+    let mut problems = Vec::new();
+    if rust.size != wgsl.size {
+        problems.push(format!(
+            "{what}: size {} in Rust, {} in WGSL",
+            rust.size, wgsl.size
+        ));
+    }
+    if rust.fields.len() != wgsl.fields.len() {
+        problems.push(format!(
+            "{what}: {} fields in Rust, {} in WGSL",
+            rust.fields.len(),
+            wgsl.fields.len()
+        ));
+    }
+    for (r, w) in rust.fields.iter().zip(&wgsl.fields) {
+        if r != w {
+            problems.push(format!("{what}: Rust {r:?} vs WGSL {w:?}"));
+        }
+    }
+    problems
+}
+
+fn crowd_source() -> String {
+    shaders::source("crowd_skinning").expect("composes")
+}
+
+#[test]
+fn rust_mirrors_match_their_wgsl_structs() {
+    let crowd = crowd_source();
+    let flock = shaders::source("flock").expect("composes");
+    let checks = [
+        (
+            "Frame",
+            &crowd,
+            rust_layout!(FrameUniform {
+                view_proj,
+                inv_view_proj,
+                camera_pos,
+                sun_dir,
+                sun_color,
+                sky_zenith,
+                sky_horizon,
+                ground_bounce,
+                fog,
+                time,
+                playback,
+                spread,
+                field_radius,
+                clip,
+                interpolate,
+                motion,
+                stride,
+                model_size,
+                ground_y,
+                instance_count,
+                clip_count,
+                behaviour,
+                fade,
+                flap_clip,
+                glide_clip,
+            }),
+        ),
+        (
+            "Instance",
+            &crowd,
+            rust_layout!(Instance {
+                lane,
+                phase,
+                scale,
+                time_offset,
+                speed,
+                clip,
+                tint,
+                height
+            }),
+        ),
+        (
+            "VatClip",
+            &crowd,
+            rust_layout!(VatClipGpu {
+                layer,
+                first_row,
+                frame_count,
+                looping,
+                duration,
+                rows_per_frame,
+                width,
+                ground_speed,
+            }),
+        ),
+        (
+            "SkinVertex",
+            &crowd,
+            rust_layout!(SkinVertex {
+                position,
+                joints01,
+                normal,
+                joints23,
+                weights
+            }),
+        ),
+        (
+            "SkinInfo",
+            &crowd,
+            rust_layout!(SkinInfo {
+                joints,
+                vertices,
+                _pad
+            }),
+        ),
+        (
+            "Boid",
+            &crowd,
+            rust_layout!(Boid {
+                pos,
+                phase,
+                vel,
+                climb,
+                flap,
+                bank,
+                _pad
+            }),
+        ),
+        (
+            "HerdTable",
+            &crowd,
+            rust_layout!(HerdTable {
+                gaits,
+                starts,
+                first,
+                segment,
+                fade,
+                lag_speed,
+                speeds,
+                clips,
+                path_length,
+                spacing,
+                _pad,
+            }),
+        ),
+        (
+            "FlockUniform",
+            &flock,
+            rust_layout!(FlockUniform {
+                bounds_min,
+                bounds_max,
+                grid_origin,
+                grid_dims,
+                count,
+                dt,
+                separation_radius,
+                neighbor_radius,
+                w_separation,
+                w_alignment,
+                w_cohesion,
+                max_speed,
+                min_speed,
+                margin,
+                w_bounds,
+                max_accel,
+                fade,
+                bank_accel,
+                _pad,
+            }),
+        ),
+    ];
+    let mut problems = Vec::new();
+    for (name, source, rust) in &checks {
+        problems.extend(compare(name, rust, &wgsl_layout(source, name)));
+    }
+    // The flock shader's Boid is the renderer's Boid.
+    problems.extend(compare(
+        "Boid (flock)",
+        &checks[5].2,
+        &wgsl_layout(&flock, "Boid"),
+    ));
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The static vertex buffer feeds `VertexIn`'s locations: each attribute's
+/// offset is its Rust field's, and its format has the location's size.
+#[test]
+fn static_vertex_attributes_match_vertex_in() {
+    let crowd = crowd_source();
+    let vertex_in = wgsl_layout(&crowd, "VertexIn");
+    let rust = rust_layout!(StaticVertex {
+        uv,
+        color,
+        texture_layer
+    });
+    // VertexIn starts with the two builtins (vertex and instance index).
+    let located = &vertex_in.fields[2..];
+    assert_eq!(located.len(), StaticVertex::ATTRIBUTES.len());
+    for (i, attr) in StaticVertex::ATTRIBUTES.iter().enumerate() {
+        let (name, offset, size) = &rust.fields[i];
+        assert_eq!(attr.shader_location as usize, i);
+        assert_eq!(attr.offset as usize, *offset, "{name}: attribute offset");
+        assert_eq!(
+            attr.format.size() as usize,
+            *size,
+            "{name}: attribute format"
+        );
+        assert_eq!(located[i].0, *name, "location {i}");
+        assert_eq!(located[i].2, *size, "{name}: WGSL type size");
+    }
+}
+
+/// A mirror with two fields swapped, on the Rust side.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct SwappedInstance {
+    phase: f32,
+    lane: f32,
+    scale: f32,
+    time_offset: f32,
+    speed: f32,
+    clip: u32,
+    tint: u32,
+    height: f32,
+}
+
+#[test]
+fn a_field_reordered_on_either_side_is_caught() {
+    let crowd = crowd_source();
+    let wgsl = wgsl_layout(&crowd, "Instance");
+    let good = rust_layout!(Instance {
+        lane,
+        phase,
+        scale,
+        time_offset,
+        speed,
+        clip,
+        tint,
+        height
+    });
+    assert!(compare("Instance", &good, &wgsl).is_empty());
+    // Rust reordered.
+    let swapped = rust_layout!(SwappedInstance {
+        phase,
+        lane,
+        scale,
+        time_offset,
+        speed,
+        clip,
+        tint,
+        height
+    });
+    assert!(!compare("Instance", &swapped, &wgsl).is_empty());
+    // WGSL reordered.
+    let reordered = crowd.replacen(
+        "    lane: f32,\n    // Start angle on the track, radians.\n    phase: f32,",
+        "    phase: f32,\n    lane: f32,",
+        1,
+    );
+    assert_ne!(
+        reordered, crowd,
+        "the WGSL Instance struct moved: update this test"
+    );
+    assert!(!compare("Instance", &good, &wgsl_layout(&reordered, "Instance")).is_empty());
+    // A field whose type grows on one side is caught too.
+    let widened = crowd.replacen("    height: f32,\n};", "    height: vec2<f32>,\n};", 1);
+    assert!(!compare("Instance", &good, &wgsl_layout(&widened, "Instance")).is_empty());
+}
