@@ -40,10 +40,21 @@ pub fn costs_section(ui: &mut egui::Ui, view: &CostsView<'_>) -> bool {
                 ms(c.gpu_ms)
             ));
             ui.label(format!(
-                "upload {}/frame · GPU memory {}",
+                "upload {}/frame · GPU memory {} (+ {} shared)",
                 bytes(c.upload_bytes),
-                bytes(c.gpu_memory_bytes)
-            ));
+                bytes(c.gpu_memory_bytes),
+                bytes(c.shared_memory_bytes)
+            ))
+            .on_hover_text(
+                "The technique's own buffers and textures, and what every technique shares: \
+                 the instances, the mesh and its textures, the herd's or flock's buffers",
+            );
+            if c.behaviour_ms > 0.0 {
+                ui.label(format!(
+                    "behaviour update {:.2} ms (herd table or flock steps)",
+                    c.behaviour_ms
+                ));
+            }
             let warn = egui::Color32::from_rgb(240, 170, 90);
             if c.capped() {
                 ui.colored_label(

@@ -108,6 +108,7 @@ struct Samples {
     gpu: Vec<f64>,
     wall: Vec<f64>,
     technique_cpu: Vec<f64>,
+    behaviour_cpu: Vec<f64>,
     upload_bytes: u64,
 }
 
@@ -312,6 +313,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                     samples.wall.push(wall);
                     samples.gpu.extend(gpu_ms);
                     samples.technique_cpu.push(f64::from(costs.cpu_ms));
+                    samples.behaviour_cpu.push(f64::from(costs.behaviour_ms));
                     samples.upload_bytes += costs.upload_bytes;
                 }
                 bar.inc(1);
@@ -330,6 +332,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                     .transpose()?,
                 wall_ms: percentiles(&samples.wall, &name, count)?,
                 technique_cpu_ms: percentiles(&samples.technique_cpu, &name, count)?,
+                behaviour_cpu_ms: percentiles(&samples.behaviour_cpu, &name, count)?,
                 upload_bytes_per_frame: samples.upload_bytes / u64::from(args.frames.max(1)),
                 gpu_memory_bytes: costs.gpu_memory_bytes,
             };

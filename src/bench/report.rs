@@ -80,6 +80,9 @@ pub struct RunResult {
     /// The technique's own share of `cpu_ms`: sampling, skinning, uploads,
     /// recording its draw (as `Renderer::costs` measures it).
     pub technique_cpu_ms: Percentiles,
+    /// The behaviour's share of `cpu_ms` (the herd's table or the flock's
+    /// dispatches), the same whatever the technique.
+    pub behaviour_cpu_ms: Percentiles,
     /// Mean bytes the technique uploaded per measured frame.
     pub upload_bytes_per_frame: u64,
     pub gpu_memory_bytes: u64,
@@ -390,6 +393,7 @@ mod tests {
             gpu_ms: gpu.map(p),
             wall_ms: p(wall),
             technique_cpu_ms: p(cpu / 2.0),
+            behaviour_cpu_ms: p(0.0),
             upload_bytes_per_frame: 0,
             gpu_memory_bytes: 1,
         }

@@ -286,11 +286,6 @@ impl Behaviour {
         Some(crate::crowd::herd::formation_extent(count, spacing))
     }
 
-    /// The flock (for tests and diagnostics).
-    pub fn flock(&self) -> Option<&FlockSim> {
-        self.flock.as_ref()
-    }
-
     /// A key that changes whenever the buffers of [`Self::buffers`]
     /// change (the flock's current state flips every step).
     pub fn binding_key(&self) -> u64 {
@@ -310,6 +305,9 @@ impl Behaviour {
 
     /// Bytes of the behaviour's own GPU resources.
     pub fn gpu_memory_bytes(&self) -> u64 {
-        self.table_buffer.size() + self.path_buffer.size() + self.placeholder_boids.size()
+        self.table_buffer.size()
+            + self.path_buffer.size()
+            + self.placeholder_boids.size()
+            + self.flock.as_ref().map_or(0, FlockSim::gpu_memory_bytes)
     }
 }

@@ -199,6 +199,17 @@ impl FlockSim {
         );
     }
 
+    /// Bytes of the simulation's buffers (both states, the grid, the
+    /// uniform).
+    pub fn gpu_memory_bytes(&self) -> u64 {
+        self.states
+            .iter()
+            .chain(&self.grid)
+            .map(|b| b.size())
+            .sum::<u64>()
+            + self.uniform.size()
+    }
+
     pub fn count(&self) -> u32 {
         self.count
     }

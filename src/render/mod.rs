@@ -308,6 +308,9 @@ impl Renderer {
         TechniqueCosts {
             kind: t.kind(),
             gpu_memory_bytes: t.gpu_memory_bytes(),
+            shared_memory_bytes: self.crowd.buffer.size()
+                + self.model.gpu_memory_bytes()
+                + self.behaviour.gpu_memory_bytes(),
             gpu_ms: self.gpu_ms(),
             cap: t.cap(),
             morphs_ignored: t.ignores_morphs() && !self.model_cpu.morphs.is_empty(),
@@ -453,7 +456,7 @@ impl Renderer {
             frame: &uniform,
             behaviour: &self.behaviour,
         });
-        let mut cpu_s = started.elapsed().as_secs_f64() + behaviour_s;
+        let mut cpu_s = started.elapsed().as_secs_f64();
         let (view, resolve) = match &self.targets.msaa {
             Some(msaa) => (msaa, Some(target)),
             None => (target, None),
@@ -494,6 +497,7 @@ impl Renderer {
         self.costs = TechniqueCosts {
             kind: technique.kind(),
             cpu_ms: (cpu_s * 1000.0) as f32,
+            behaviour_ms: (behaviour_s * 1000.0) as f32,
             upload_bytes: prepared.upload_bytes,
             drawn: prepared.drawn,
             requested: count,

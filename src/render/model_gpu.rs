@@ -21,6 +21,16 @@ pub struct ModelGpu {
     pub double_sided: bool,
 }
 
+impl ModelGpu {
+    /// Bytes of the vertex and index buffers and the base-colour textures
+    /// (one mip level, RGBA8).
+    pub fn gpu_memory_bytes(&self) -> u64 {
+        let t = self.texture.size();
+        let texels = t.width as u64 * t.height as u64 * t.depth_or_array_layers as u64;
+        self.vertices.size() + self.indices.size() + texels * 4
+    }
+}
+
 /// The static vertex attributes: UV, colour and texture layer of each vertex.
 pub fn static_vertices(model: &Model) -> Vec<StaticVertex> {
     let mut layer_of_vertex = vec![-1i32; model.vertex_count()];

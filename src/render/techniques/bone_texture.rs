@@ -15,7 +15,9 @@ use crate::bones::{BoneError, BoneTexture};
 use wgpu::util::DeviceExt;
 
 pub struct BoneTextureTechnique {
-    texture: wgpu::Texture,
+    /// Kept so the texture lives as long as the technique (the bind group
+    /// reads it).
+    _texture: wgpu::Texture,
     skin: SkinData,
     clip_table: wgpu::Buffer,
     layout: wgpu::BindGroupLayout,
@@ -23,17 +25,13 @@ pub struct BoneTextureTechnique {
     pipeline: wgpu::RenderPipeline,
     crowd: CrowdGroup,
     texture_bytes: u64,
-    /// Wall time of the bake in milliseconds.
-    pub bake_ms: f64,
 }
 
 impl BoneTextureTechnique {
     fn new(ctx: &BuildContext<'_>) -> Result<Self, BoneError> {
         let device = ctx.device;
-        let started = std::time::Instant::now();
         let max = ctx.caps.max_texture_dimension_2d;
         let bones = BoneTexture::bake(ctx.model, &ctx.vat.clips, max, max)?;
-        let bake_ms = started.elapsed().as_secs_f64() * 1000.0;
         let texture = device.create_texture_with_data(
             ctx.queue,
             &wgpu::TextureDescriptor {
@@ -86,19 +84,14 @@ impl BoneTextureTechnique {
         let (crowd, pipeline) = ctx.crowd_pipeline("bone texture", TechniqueKind::BoneTexture.crowd_module(), &layout);
         Ok(Self {
             texture_bytes: bones.bytes().len() as u64,
-            texture,
+            _texture: texture,
             skin,
             clip_table,
             layout,
             group,
             pipeline,
             crowd,
-            bake_ms,
         })
-    }
-
-    pub fn texture(&self) -> &wgpu::Texture {
-        &self.texture
     }
 }
 

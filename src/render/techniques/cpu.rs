@@ -75,11 +75,6 @@ impl CpuSkinningTechnique {
             max_binding,
         }
     }
-
-    /// The skinned positions of the last `prepare` (instance after instance).
-    pub fn positions(&self) -> &[Vec3] {
-        &self.positions
-    }
 }
 
 impl Technique for CpuSkinningTechnique {

@@ -126,6 +126,9 @@ pub struct TechniqueCosts {
     /// Bytes of the technique's own GPU resources (not the shared crowd,
     /// mesh and textures).
     pub gpu_memory_bytes: u64,
+    /// Bytes every technique shares: the instance buffer, the mesh's static
+    /// vertices, indices and textures, and the herd's or flock's buffers.
+    pub shared_memory_bytes: u64,
     /// GPU milliseconds of the last timed scene pass, when timestamps exist.
     pub gpu_ms: Option<f32>,
     /// Instances actually drawn.

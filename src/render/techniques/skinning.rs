@@ -95,11 +95,6 @@ impl SkinningTechnique {
     fn joints(&self) -> usize {
         self.model.palette.len().max(1)
     }
-
-    /// The palettes written by the last `prepare` (instance after instance).
-    pub fn palettes(&self) -> &[JointRows] {
-        &self.palettes
-    }
 }
 
 impl Technique for SkinningTechnique {
