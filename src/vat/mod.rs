@@ -10,6 +10,7 @@
 mod bake;
 mod export;
 mod layout;
+pub mod packed;
 mod texels;
 
 pub use bake::bake;
