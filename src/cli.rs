@@ -17,9 +17,9 @@ pub struct BakeArgs {
     /// Bake rate in frames per second of clip time.
     #[arg(long, default_value_t = 30.0)]
     pub fps: f32,
-    /// Texel format.
-    #[arg(long, default_value = "f16", value_parser = ["f16", "f32"])]
-    pub precision: String,
+    /// Texel format: f16, f32, or packed (one 8-byte texel per vertex).
+    #[arg(long, default_value = "f16")]
+    pub precision: Precision,
     /// Texture width cap; vertices wrap over several rows per frame beyond it.
     #[arg(long, default_value_t = vat::DEFAULT_MAX_WIDTH)]
     pub max_width: u32,
@@ -42,7 +42,7 @@ impl BakeArgs {
     pub fn options(&self) -> BakeOptions {
         BakeOptions {
             fps: self.fps,
-            precision: self.precision.parse().unwrap_or(Precision::F16),
+            precision: self.precision,
             max_width: self.max_width,
             max_height: self.max_height,
             looping: match self.looping.as_str() {
@@ -87,12 +87,13 @@ pub fn print_bake(model: &Model, vat: &vat::Vat) {
         vat.precision.name()
     );
     println!(
-        "  texture: {} x {} x {} layer(s), {} rows per frame, {:.2} MiB per texture",
+        "  texture: {} x {} x {} layer(s), {} rows per frame, {:.2} MiB per texture ({:.2} MiB in all)",
         l.width,
         l.height,
         l.layers,
         l.rows_per_frame,
-        vat.texture_bytes() as f64 / (1024.0 * 1024.0)
+        vat.texture_bytes() as f64 / (1024.0 * 1024.0),
+        vat.total_bytes() as f64 / (1024.0 * 1024.0)
     );
     for c in &vat.clips {
         println!(
@@ -108,11 +109,12 @@ pub fn print_bake(model: &Model, vat: &vat::Vat) {
     }
     let r = &vat.report;
     println!(
-        "  error: quantization {:.3e} ({:.4}% of the {:.3} diagonal), normals {:.3}°, interpolation {:.3e} ({:.4}%)",
+        "  error: quantization {:.3e} ({:.4}% of the {:.3} diagonal), normals {:.3}° worst / {:.3}° mean, interpolation {:.3e} ({:.4}%)",
         r.quantization,
         r.quantization_relative * 100.0,
         r.diagonal,
         r.normal_quantization_degrees,
+        r.normal_quantization_mean_degrees,
         r.interpolation,
         r.interpolation_relative * 100.0
     );

@@ -64,6 +64,44 @@ fn bake_writes_the_export() {
 }
 
 #[test]
+fn bake_packed_writes_a_png_and_reports_the_normal_mean() {
+    let path = model_or_skip!("Fox.glb");
+    let dir = std::env::temp_dir().join(format!("stampede-cli-packed-{}", std::process::id()));
+    let (ok, out, err) = stampede(&[
+        "bake",
+        path.to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+        "--precision",
+        "packed",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("(packed)") && out.contains("° mean"), "{out}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("vat.json")).unwrap()).unwrap();
+    assert_eq!(json["precision"], "packed");
+    assert!(
+        json["error"]["normal_quantization_mean_degrees"]
+            .as_f64()
+            .unwrap()
+            > 0.0
+    );
+    assert!(dir.join("packed.png").is_file() && !dir.join("positions.exr").exists());
+    std::fs::remove_dir_all(&dir).ok();
+
+    let (ok, _, err) = stampede(&[
+        "bake",
+        "horse",
+        "--out",
+        dir.to_str().unwrap(),
+        "--precision",
+        "f12",
+    ]);
+    assert!(!ok && err.contains("f16, f32 or packed"), "{err}");
+    assert!(!dir.exists(), "nothing is written for a bad precision");
+}
+
+#[test]
 fn bad_files_fail_with_a_message_not_a_panic() {
     let dir = std::env::temp_dir().join(format!("stampede-cli-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

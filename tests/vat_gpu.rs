@@ -185,3 +185,35 @@ fn vat_sample_matches_cpu_skinning_f16() {
 fn vat_sample_matches_cpu_skinning_f32() {
     check(Precision::F32);
 }
+
+#[test]
+fn a_packed_vat_is_refused_with_an_error_not_a_panic() {
+    let Some(gpu) = common::gpu_or_skip("packed refused") else {
+        return;
+    };
+    let model = stampede::assets::load_model("horse").unwrap();
+    let options = BakeOptions {
+        precision: Precision::Packed,
+        ..BakeOptions::default()
+    };
+    let vat = vat::bake(&model, &options).unwrap();
+    let config = stampede::render::RendererConfig {
+        format: stampede::render::headless::FORMAT,
+        width: 64,
+        height: 64,
+        count: 1,
+        seed: 1,
+        motion: stampede::render::Motion::Stand,
+        ground_speeds: Vec::new(),
+        behaviour: Default::default(),
+    };
+    let result = stampede::render::headless::Headless::new(gpu, &model, &vat, &config);
+    let Err(err) = result else {
+        panic!("a packed VAT must be refused until the shader decodes it")
+    };
+    assert!(
+        matches!(err, stampede::render::RenderError::PackedNotDrawn),
+        "{err}"
+    );
+    assert!(err.to_string().contains("packed"), "{err}");
+}

@@ -26,11 +26,7 @@ pub fn vat_position(vat: &Vat, c: usize, t: f32, v: usize, interpolate: bool) ->
     let clip = &vat.clips[c];
     let frame = clip.frame_at(t);
     let last = clip.frame_count.saturating_sub(1);
-    let texel = |k: u32| {
-        vat.positions
-            .get(vat.layout.frame_start(clip, k) + v)
-            .truncate()
-    };
+    let texel = |k: u32| vat.position(vat.layout.frame_start(clip, k) + v);
     if !interpolate {
         return texel(((frame + 0.5) as u32).min(last));
     }

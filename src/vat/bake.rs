@@ -1,6 +1,8 @@
 //! Sampling, skinning and packing every frame, then measuring the result.
 
-use super::{BakeOptions, ErrorReport, Layout, LoopMode, Texels, Vat, VatClip, VatError};
+use super::{
+    BakeOptions, ErrorReport, Layout, LoopMode, Precision, Texels, Vat, VatClip, VatError, packed,
+};
 use crate::anim::Pose;
 use crate::model::Model;
 use crate::{Aabb, skin};
@@ -40,28 +42,36 @@ pub fn bake(model: &Model, options: &BakeOptions) -> Result<Vat, VatError> {
 
     // Every frame fills its own slot of rows_per_frame rows, so the frames
     // are skinned and packed in parallel, straight into the texture.
-    let mut positions = Texels::zeroed(options.precision, layout.texel_count());
-    let mut normals = Texels::zeroed(options.precision, layout.texel_count());
-    let stats = match (&mut positions, &mut normals) {
-        (Texels::F16(p), Texels::F16(n)) => fill(model, &layout, &clips, p, n),
-        (Texels::F32(p), Texels::F32(n)) => fill(model, &layout, &clips, p, n),
-        _ => unreachable!("both textures are made with the same precision"),
+    let (positions, normals, stats) = if options.precision == Precision::Packed {
+        pack(model, &layout, &clips)
+    } else {
+        let mut positions = Texels::zeroed(options.precision, layout.texel_count());
+        let mut normals = Texels::zeroed(options.precision, layout.texel_count());
+        let stats = match (&mut positions, &mut normals) {
+            (Texels::F16(p), Texels::F16(n)) => fill(model, &layout, &clips, p, n),
+            (Texels::F32(p), Texels::F32(n)) => fill(model, &layout, &clips, p, n),
+            _ => unreachable!("both textures are made with the same float precision"),
+        };
+        (positions, normals, stats)
     };
     let FrameStats {
         bounds,
         quantization,
-        normal_cos,
+        normal_worst,
+        normal_sum,
+        count,
     } = stats;
     let bake_ms = started.elapsed().as_secs_f64() * 1e3;
 
     let report_started = Instant::now();
-    let per_clip = interpolation_errors(model, &layout, &clips, &positions);
+    let per_clip = interpolation_errors(model, &layout, &clips, &positions, &bounds);
     let interpolation = per_clip.iter().copied().fold(0.0, f32::max);
     let size = bounds.diagonal().max(f32::MIN_POSITIVE);
     let report = ErrorReport {
         quantization,
         quantization_relative: quantization / size,
-        normal_quantization_degrees: normal_cos.clamp(-1.0, 1.0).acos().to_degrees(),
+        normal_quantization_degrees: normal_worst.to_degrees(),
+        normal_quantization_mean_degrees: (normal_sum / count.max(1) as f64).to_degrees() as f32,
         interpolation,
         interpolation_relative: interpolation / size,
         interpolation_per_clip: per_clip,
@@ -90,28 +100,50 @@ pub fn bake(model: &Model, options: &BakeOptions) -> Result<Vat, VatError> {
     })
 }
 
-/// What packing measured: the bounds of the stored positions and the worst
+/// What packing measured: the bounds of the stored positions and the
 /// rounding of positions and normals.
 #[derive(Clone, Copy)]
 struct FrameStats {
     bounds: Aabb,
     quantization: f32,
-    /// Smallest cosine between a stored normal and the exact one.
-    normal_cos: f32,
+    /// Largest angle between a stored normal and the exact one, radians.
+    normal_worst: f32,
+    /// Sum of those angles, radians, over `count` stored vertices.
+    normal_sum: f64,
+    count: u64,
 }
 
 impl FrameStats {
     const NONE: Self = Self {
         bounds: Aabb::EMPTY,
         quantization: 0.0,
-        normal_cos: 1.0,
+        normal_worst: 0.0,
+        normal_sum: 0.0,
+        count: 0,
     };
+
+    /// Counts one stored vertex against its exact skinning.
+    fn record(&mut self, exact: (Vec3, Vec3), stored: (Vec3, Vec3)) {
+        self.bounds.add(stored.0);
+        self.quantization = self.quantization.max(stored.0.distance(exact.0));
+        // atan2 keeps small angles exact where acos of a cosine near 1 cannot.
+        let angle = stored
+            .1
+            .cross(exact.1)
+            .length()
+            .atan2(stored.1.dot(exact.1));
+        self.normal_worst = self.normal_worst.max(angle);
+        self.normal_sum += f64::from(angle);
+        self.count += 1;
+    }
 
     fn merge(self, o: Self) -> Self {
         Self {
             bounds: self.bounds.union(&o.bounds),
             quantization: self.quantization.max(o.quantization),
-            normal_cos: self.normal_cos.min(o.normal_cos),
+            normal_worst: self.normal_worst.max(o.normal_worst),
+            normal_sum: self.normal_sum + o.normal_sum,
+            count: self.count + o.count,
         }
     }
 }
@@ -150,13 +182,7 @@ fn fill<T: Texel>(
     positions: &mut [T],
     normals: &mut [T],
 ) -> FrameStats {
-    let slot = (layout.rows_per_frame * layout.width) as usize;
-    let mut jobs: Vec<Option<(usize, u32)>> = vec![None; positions.len() / slot];
-    for (c, clip) in clips.iter().enumerate() {
-        for k in 0..clip.frame_count {
-            jobs[layout.frame_start(clip, k) / slot] = Some((c, k));
-        }
-    }
+    let (slot, jobs) = frame_slots(layout, clips);
     let n = model.vertex_count();
     positions
         .par_chunks_mut(slot)
@@ -182,15 +208,58 @@ fn fill<T: Texel>(
                     let sn = T::store(nrm[v].extend(0.0));
                     pos_slot[v] = sp;
                     nrm_slot[v] = sn;
-                    let (sp, sn) = (sp.load().truncate(), sn.load().truncate());
-                    stats.bounds.add(sp);
-                    stats.quantization = stats.quantization.max(sp.distance(p[v]));
-                    stats.normal_cos = stats.normal_cos.min(sn.normalize_or_zero().dot(nrm[v]));
+                    stats.record((p[v], nrm[v]), (sp.load().truncate(), sn.load().truncate()));
                 }
                 stats
             },
         )
         .reduce(|| FrameStats::NONE, FrameStats::merge)
+}
+
+/// The texel count of one frame's slot, and which frame (clip, frame) each
+/// slot of the texture holds; `None` for the unused slots.
+fn frame_slots(layout: &Layout, clips: &[VatClip]) -> (usize, Vec<Option<(usize, u32)>>) {
+    let slot = (layout.rows_per_frame * layout.width) as usize;
+    let mut jobs: Vec<Option<(usize, u32)>> = vec![None; layout.texel_count() / slot];
+    for (c, clip) in clips.iter().enumerate() {
+        for k in 0..clip.frame_count {
+            jobs[layout.frame_start(clip, k) / slot] = Some((c, k));
+        }
+    }
+    (slot, jobs)
+}
+
+/// A packed bake: every frame is skinned exactly first (an f32 bake, so
+/// the peak memory is an f32 bake's), the bounds are taken over all of them,
+/// then each vertex is quantized inside those bounds. Returns the packed
+/// texels, an empty normal texture, and the rounding measured against the
+/// exact frames; the bounds are the exact ones the packing used.
+fn pack(model: &Model, layout: &Layout, clips: &[VatClip]) -> (Texels, Texels, FrameStats) {
+    let count = layout.texel_count();
+    let mut exact_p = vec![[0f32; 4]; count];
+    let mut exact_n = vec![[0f32; 4]; count];
+    let bounds = fill(model, layout, clips, &mut exact_p, &mut exact_n).bounds;
+    let (slot, jobs) = frame_slots(layout, clips);
+    let n = model.vertex_count();
+    let mut texels = vec![[0u16; 4]; count];
+    let stats = texels
+        .par_chunks_mut(slot)
+        .zip(exact_p.par_chunks(slot).zip(exact_n.par_chunks(slot)))
+        .zip(jobs)
+        .map(|((out, (p, nrm)), job)| {
+            let mut stats = FrameStats::NONE;
+            if job.is_some() {
+                for v in 0..n {
+                    let exact = (Vec4::from(p[v]).truncate(), Vec4::from(nrm[v]).truncate());
+                    out[v] = packed::encode(exact.0, exact.1, &bounds);
+                    stats.record(exact, packed::decode(out[v], &bounds));
+                }
+            }
+            stats
+        })
+        .reduce(|| FrameStats::NONE, FrameStats::merge);
+    let stats = FrameStats { bounds, ..stats };
+    (Texels::Packed(texels), Texels::Packed(Vec::new()), stats)
 }
 
 /// The model clips to bake, by index; `None` stands for the rest pose.
@@ -314,6 +383,7 @@ fn interpolation_errors(
     layout: &Layout,
     clips: &[VatClip],
     positions: &Texels,
+    bounds: &Aabb,
 ) -> Vec<f32> {
     let jobs: Vec<(usize, u32)> = clips
         .iter()
@@ -335,8 +405,10 @@ fn interpolation_errors(
                     .iter()
                     .enumerate()
                     .map(|(v, e)| {
-                        let lerp: Vec4 = (positions.get(a + v) + positions.get(b + v)) * 0.5;
-                        lerp.truncate().distance(*e)
+                        let lerp = (positions.position(a + v, bounds)
+                            + positions.position(b + v, bounds))
+                            * 0.5;
+                        lerp.distance(*e)
                     })
                     .fold(0.0, f32::max)
             },

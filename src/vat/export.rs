@@ -1,7 +1,8 @@
-//! `stampede bake`: the textures as OpenEXR plus a `vat.json` table that
-//! another engine can read. The format is documented in README.md.
+//! `stampede bake`: the textures as OpenEXR (16-bit PNG for the packed
+//! precision) plus a `vat.json` table that another engine can read. The
+//! format is documented in README.md.
 
-use super::{ErrorReport, Layout, Precision, Texels, Vat, VatClip};
+use super::{ErrorReport, Layout, Precision, Texels, Vat, VatClip, packed};
 use crate::Aabb;
 use crate::model::Model;
 use half::f16;
@@ -25,6 +26,12 @@ pub enum ExportError {
         #[source]
         source: exr::error::Error,
     },
+    #[error("{path}: cannot write the PNG file: {source}")]
+    Png {
+        path: PathBuf,
+        #[source]
+        source: png::EncodingError,
+    },
     #[error("{path}: cannot write: {source}")]
     Write {
         path: PathBuf,
@@ -45,15 +52,78 @@ struct VatJson<'a> {
     textures: Textures,
     clips: &'a [VatClip],
     bounds: &'a Aabb,
+    /// How to decode the packed texels; only for the packed precision.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    packing: Option<Packing<'a>>,
     primitives: Vec<PrimitiveJson>,
     error: &'a ErrorReport,
     bake_ms: f64,
 }
 
+/// The files of each texture; a packed bake has only `packed`.
 #[derive(Serialize)]
 struct Textures {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     positions: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     normals: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    packed: Vec<String>,
+}
+
+/// The decode of a packed texel, spelled out for other engines.
+#[derive(Serialize)]
+struct Packing<'a> {
+    /// The texel: RGBA, 16-bit unsigned integers.
+    texel: &'static str,
+    position: PositionPacking<'a>,
+    normal: NormalPacking,
+}
+
+#[derive(Serialize)]
+struct PositionPacking<'a> {
+    channels: &'static str,
+    bits: u32,
+    /// The quantization box (the same as the top-level `bounds`).
+    min: &'a glam::Vec3,
+    max: &'a glam::Vec3,
+    decode: &'static str,
+}
+
+#[derive(Serialize)]
+struct NormalPacking {
+    channel: &'static str,
+    encoding: &'static str,
+    bits: [u32; 2],
+    u_byte: &'static str,
+    v_byte: &'static str,
+    /// How one byte maps to [-1, 1].
+    component: &'static str,
+    decode: &'static str,
+}
+
+impl<'a> Packing<'a> {
+    fn new(vat: &'a Vat) -> Self {
+        Self {
+            texel: "rgba16uint",
+            position: PositionPacking {
+                channels: "rgb",
+                bits: packed::POSITION_BITS,
+                min: &vat.bounds.min,
+                max: &vat.bounds.max,
+                decode: "p = min + float(q) * ((max - min) / 65535.0)",
+            },
+            normal: NormalPacking {
+                channel: "a",
+                encoding: "octahedral",
+                bits: [packed::NORMAL_BITS, packed::NORMAL_BITS],
+                u_byte: "low (a & 0xff)",
+                v_byte: "high (a >> 8)",
+                component: "max((float(byte) - 128.0) / 127.0, -1.0)",
+                decode: "n = (u, v, 1 - |u| - |v|); t = max(-n.z, 0); n.x += n.x >= 0 ? -t : t; n.y += n.y >= 0 ? -t : t; n = normalize(n)",
+            },
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -67,28 +137,38 @@ struct PrimitiveJson {
     skinned: bool,
 }
 
-/// Writes `positions*.exr`, `normals*.exr` and `vat.json` into `dir`
-/// (created when missing); returns the written paths.
+/// Writes `positions*.exr`, `normals*.exr` (or, packed, `packed*.png`) and
+/// `vat.json` into `dir` (created when missing); returns the written paths.
 pub fn export(model: &Model, vat: &Vat, dir: &Path) -> Result<Vec<PathBuf>, ExportError> {
     std::fs::create_dir_all(dir).map_err(|source| ExportError::CreateDir {
         path: dir.to_owned(),
         source,
     })?;
-    let names = |stem: &str| -> Vec<String> {
+    let names = |stem: &str, ext: &str| -> Vec<String> {
         if vat.layout.layers == 1 {
-            vec![format!("{stem}.exr")]
+            vec![format!("{stem}.{ext}")]
         } else {
             (0..vat.layout.layers)
-                .map(|l| format!("{stem}_{l}.exr"))
+                .map(|l| format!("{stem}_{l}.{ext}"))
                 .collect()
         }
     };
-    let textures = Textures {
-        positions: names("positions"),
-        normals: names("normals"),
+    let textures = if vat.precision == Precision::Packed {
+        Textures {
+            positions: Vec::new(),
+            normals: Vec::new(),
+            packed: names("packed", "png"),
+        }
+    } else {
+        Textures {
+            positions: names("positions", "exr"),
+            normals: names("normals", "exr"),
+            packed: Vec::new(),
+        }
     };
     let mut written = Vec::new();
     for (files, texels) in [
+        (&textures.packed, &vat.positions),
         (&textures.positions, &vat.positions),
         (&textures.normals, &vat.normals),
     ] {
@@ -111,6 +191,7 @@ pub fn export(model: &Model, vat: &Vat, dir: &Path) -> Result<Vec<PathBuf>, Expo
         textures,
         clips: &vat.clips,
         bounds: &vat.bounds,
+        packing: (vat.precision == Precision::Packed).then(|| Packing::new(vat)),
         primitives: model
             .primitives
             .iter()
@@ -141,7 +222,8 @@ pub fn export(model: &Model, vat: &Vat, dir: &Path) -> Result<Vec<PathBuf>, Expo
     Ok(written)
 }
 
-/// One layer as an RGBA EXR in the bake's precision, row 0 at the top.
+/// One layer as an RGBA EXR in the bake's precision (a 16-bit RGBA PNG of
+/// the raw codes for packed), row 0 at the top.
 fn write_layer(
     path: &Path,
     layout: &Layout,
@@ -159,9 +241,34 @@ fn write_layer(
             let t: [f32; 4] = v[base + y * w + x];
             (t[0], t[1], t[2], t[3])
         }),
+        Texels::Packed(v) => return write_png16(path, layout, &v[base..base + w * h]),
     };
     result.map_err(|source| ExportError::Exr {
         path: path.to_owned(),
         source,
     })
+}
+
+/// A 16-bit RGBA PNG holding `texels` bit for bit (PNG samples are
+/// big-endian).
+fn write_png16(path: &Path, layout: &Layout, texels: &[[u16; 4]]) -> Result<(), ExportError> {
+    let png_error = |source| ExportError::Png {
+        path: path.to_owned(),
+        source,
+    };
+    let file = std::fs::File::create(path).map_err(|source| ExportError::Write {
+        path: path.to_owned(),
+        source,
+    })?;
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), layout.width, layout.height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Sixteen);
+    let data: Vec<u8> = texels
+        .iter()
+        .flatten()
+        .flat_map(|c| c.to_be_bytes())
+        .collect();
+    let mut writer = encoder.write_header().map_err(png_error)?;
+    writer.write_image_data(&data).map_err(png_error)?;
+    writer.finish().map_err(png_error)
 }

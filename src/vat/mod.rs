@@ -10,6 +10,7 @@
 mod bake;
 mod export;
 mod layout;
+pub mod packed;
 mod texels;
 
 pub use bake::bake;
@@ -18,6 +19,7 @@ pub use layout::{Layout, VatClip};
 pub use texels::{Precision, Texels};
 
 use crate::Aabb;
+use glam::Vec3;
 
 /// Default texture width cap, a common device limit for 2D textures.
 pub const DEFAULT_MAX_WIDTH: u32 = 8192;
@@ -72,12 +74,16 @@ impl Default for BakeOptions {
 /// How far the baked texture is from exact skinning.
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct ErrorReport {
-    /// Worst distance between a stored (rounded) position and the exact one.
+    /// Worst distance between a stored (rounded) position and the exact one;
+    /// for packed, the decoded position.
     pub quantization: f32,
     /// `quantization` over the bounding-box diagonal.
     pub quantization_relative: f32,
     /// Worst angle between a stored normal and the exact one, in degrees.
     pub normal_quantization_degrees: f32,
+    /// Mean angle between a stored normal and the exact one over every
+    /// stored vertex of every frame, in degrees.
+    pub normal_quantization_mean_degrees: f32,
     /// Worst distance, over every clip and every pair of neighbouring frames,
     /// between exact skinning at the midpoint time and the lerp of the two
     /// stored frames.
@@ -98,11 +104,14 @@ pub struct Vat {
     pub precision: Precision,
     /// The requested bake rate; each clip's own rate is in [`VatClip::fps`].
     pub fps: f32,
-    /// Bounds over every frame of every clip, in model space.
+    /// Bounds over every frame of every clip, in model space. A packed bake
+    /// quantizes its positions inside these bounds.
     pub bounds: Aabb,
-    /// RGB = position, A = 1.
+    /// RGB = position, A = 1; for [`Precision::Packed`], the packed texels
+    /// (position and normal together, see [`packed`]).
     pub positions: Texels,
-    /// RGB = unit normal, A = 0.
+    /// RGB = unit normal, A = 0; empty for [`Precision::Packed`], whose
+    /// normals live in `positions`.
     pub normals: Texels,
     pub report: ErrorReport,
     /// Wall time of the bake (sampling, skinning, packing) in milliseconds.
@@ -159,8 +168,27 @@ impl Vat {
         self.clips.iter().position(|c| c.name == name)
     }
 
-    /// Bytes of one texture (positions or normals), all layers.
+    /// Bytes of one texture (positions or normals; the packed texture for
+    /// a packed bake), all layers.
     pub fn texture_bytes(&self) -> usize {
         self.positions.bytes().len()
+    }
+
+    /// Bytes of every texture together.
+    pub fn total_bytes(&self) -> usize {
+        self.positions.bytes().len() + self.normals.bytes().len()
+    }
+
+    /// The position stored at texel `i`, decoded for a packed bake.
+    pub fn position(&self, i: usize) -> Vec3 {
+        self.positions.position(i, &self.bounds)
+    }
+
+    /// The normal stored at texel `i`, decoded for a packed bake.
+    pub fn normal(&self, i: usize) -> Vec3 {
+        match self.precision {
+            Precision::Packed => self.positions.normal(i),
+            _ => self.normals.normal(i),
+        }
     }
 }

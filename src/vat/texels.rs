@@ -1,6 +1,8 @@
 //! Texel storage in the exact format the GPU receives.
 
-use glam::Vec4;
+use super::packed;
+use crate::Aabb;
+use glam::{Vec3, Vec4};
 use half::f16;
 
 /// Texel format of the baked textures.
@@ -12,6 +14,10 @@ pub enum Precision {
     F16,
     /// RGBA32F: exact.
     F32,
+    /// One RGBA16Uint texel for position and normal together: 16 bits per
+    /// axis inside the bake's bounds, the normal octahedral in 8+8 bits
+    /// (see [`packed`]).
+    Packed,
 }
 
 impl Precision {
@@ -19,21 +25,15 @@ impl Precision {
         match self {
             Precision::F16 => "f16",
             Precision::F32 => "f32",
+            Precision::Packed => "packed",
         }
     }
 
+    /// Bytes of one texel of one texture.
     pub fn bytes_per_texel(self) -> usize {
         match self {
-            Precision::F16 => 8,
+            Precision::F16 | Precision::Packed => 8,
             Precision::F32 => 16,
-        }
-    }
-
-    /// Rounds a value the way storing it does.
-    pub fn round(self, v: Vec4) -> Vec4 {
-        match self {
-            Precision::F16 => Vec4::from_array(v.to_array().map(|x| f16::from_f32(x).to_f32())),
-            Precision::F32 => v,
         }
     }
 }
@@ -44,7 +44,10 @@ impl std::str::FromStr for Precision {
         match s {
             "f16" => Ok(Self::F16),
             "f32" => Ok(Self::F32),
-            _ => Err(format!("unknown precision '{s}' (expected f16 or f32)")),
+            "packed" => Ok(Self::Packed),
+            _ => Err(format!(
+                "unknown precision '{s}' (expected f16, f32 or packed)"
+            )),
         }
     }
 }
@@ -54,6 +57,8 @@ impl std::str::FromStr for Precision {
 pub enum Texels {
     F16(Vec<[f16; 4]>),
     F32(Vec<[f32; 4]>),
+    /// Raw packed codes; [`Texels::position`] and [`Texels::normal`] decode.
+    Packed(Vec<[u16; 4]>),
 }
 
 impl Texels {
@@ -61,6 +66,7 @@ impl Texels {
         match precision {
             Precision::F16 => Texels::F16(vec![[f16::ZERO; 4]; count]),
             Precision::F32 => Texels::F32(vec![[0.0; 4]; count]),
+            Precision::Packed => Texels::Packed(vec![[0; 4]; count]),
         }
     }
 
@@ -68,6 +74,7 @@ impl Texels {
         match self {
             Texels::F16(v) => v.len(),
             Texels::F32(v) => v.len(),
+            Texels::Packed(v) => v.len(),
         }
     }
 
@@ -75,17 +82,39 @@ impl Texels {
         self.len() == 0
     }
 
+    /// The stored value. Packed texels come back as their raw integer codes:
+    /// decoding needs the bounds, see [`Texels::position`].
     pub fn get(&self, i: usize) -> Vec4 {
         match self {
             Texels::F16(v) => Vec4::from_array(v[i].map(f16::to_f32)),
             Texels::F32(v) => Vec4::from_array(v[i]),
+            Texels::Packed(v) => Vec4::from_array(v[i].map(f32::from)),
         }
     }
 
+    /// Stores a value; packed texels take raw codes (rounded, clamped).
     pub fn set(&mut self, i: usize, value: Vec4) {
         match self {
             Texels::F16(v) => v[i] = value.to_array().map(f16::from_f32),
             Texels::F32(v) => v[i] = value.to_array(),
+            Texels::Packed(v) => v[i] = value.to_array().map(|c| c.round() as u16),
+        }
+    }
+
+    /// The position a texel stores: RGB, or the packed position decoded
+    /// inside `bounds` (the bake's [`super::Vat::bounds`]).
+    pub fn position(&self, i: usize, bounds: &Aabb) -> Vec3 {
+        match self {
+            Texels::Packed(v) => packed::decode(v[i], bounds).0,
+            _ => self.get(i).truncate(),
+        }
+    }
+
+    /// The normal a texel stores: RGB, or the packed normal decoded.
+    pub fn normal(&self, i: usize) -> Vec3 {
+        match self {
+            Texels::Packed(v) => packed::decode_normal(v[i][3]),
+            _ => self.get(i).truncate(),
         }
     }
 
@@ -94,6 +123,7 @@ impl Texels {
         match self {
             Texels::F16(v) => bytemuck::cast_slice(v),
             Texels::F32(v) => bytemuck::cast_slice(v),
+            Texels::Packed(v) => bytemuck::cast_slice(v),
         }
     }
 }

@@ -76,6 +76,8 @@ impl VatResources {
         let format = match vat.precision {
             Precision::F16 => wgpu::TextureFormat::Rgba16Float,
             Precision::F32 => wgpu::TextureFormat::Rgba32Float,
+            // Renderer::new refuses a packed VAT first (RenderError::PackedNotDrawn).
+            Precision::Packed => unreachable!("the packed precision is not drawn yet"),
         };
         let size = wgpu::Extent3d {
             width: vat.layout.width,
