@@ -1,23 +1,14 @@
 // requires: pose
-// Vertex animation texture fetch: the one function every VAT path and the
-// GPU correctness test use.
-
-@group(1) @binding(0) var vat_positions: texture_2d_array<f32>;
-@group(1) @binding(1) var vat_normals: texture_2d_array<f32>;
+// Vertex animation texture sampling: the one function every VAT path and
+// the GPU correctness tests use. The texel fetch, `vat_fetch(clip, frame,
+// vertex) -> VatSample`, comes from the precision's file: vat_float.wgsl
+// (f16/f32: a position and a normal texture) or vat_packed.wgsl (one
+// 8-byte texel, decoded).
 
 // Texel of vertex `v` in stored frame `f`: the row wraps every `width` vertices.
 fn vat_texel(clip: VatClip, f: u32, v: u32) -> vec2<i32> {
     let row = clip.first_row + f * clip.rows_per_frame + v / clip.width;
     return vec2<i32>(i32(v % clip.width), i32(row));
-}
-
-fn vat_fetch(clip: VatClip, f: u32, v: u32) -> VatSample {
-    let xy = vat_texel(clip, f, v);
-    let layer = i32(clip.layer);
-    var s: VatSample;
-    s.position = textureLoad(vat_positions, xy, layer, 0).xyz;
-    s.normal = textureLoad(vat_normals, xy, layer, 0).xyz;
-    return s;
 }
 
 // Position and normal of vertex `v` of clip `clip_index` at clip time `t`,

@@ -6,7 +6,7 @@
 use stampede::crowd::flock::{Boid, FlockUniform};
 use stampede::crowd::herd::HerdTable;
 use stampede::crowd::{FrameUniform, Instance};
-use stampede::render::gpu_data::{SkinInfo, SkinVertex, StaticVertex, VatClipGpu};
+use stampede::render::gpu_data::{SkinInfo, SkinVertex, StaticVertex, VatClipGpu, VatPackingGpu};
 use stampede::render::shaders;
 use std::mem::{offset_of, size_of};
 use wgpu::naga;
@@ -270,6 +270,12 @@ fn rust_mirrors_match_their_wgsl_structs() {
     for (name, source, rust) in &checks {
         problems.extend(compare(name, rust, &wgsl_layout(source, name)));
     }
+    let packed = shaders::source("vat_packed").expect("composes");
+    problems.extend(compare(
+        "VatPacking",
+        &rust_layout!(VatPackingGpu { min, step }),
+        &wgsl_layout(&packed, "VatPacking"),
+    ));
     // The flock shader's Boid is the renderer's Boid.
     problems.extend(compare(
         "Boid (flock)",

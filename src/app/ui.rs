@@ -158,12 +158,12 @@ pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> Vec<A
                     "texture {}×{} × {} layer(s), {} rows/frame",
                     vat.layout.width, vat.layout.height, vat.layout.layers, vat.layout.rows_per_frame
                 ));
-                ui.label(format!("{:.2} MiB (positions + normals)", (2 * vat.texture_bytes()) as f64 / (1 << 20) as f64));
+                ui.label(format!("{:.2} MiB ({})", vat.total_bytes() as f64 / (1 << 20) as f64, if vat.normals.bytes().is_empty() { "one packed texture" } else { "positions + normals" }));
                 ui.label(format!("baked in {:.0} ms", vat.bake_ms));
                 let r = &vat.report;
                 ui.label(format!("quantization error {:.2e} ({:.4}% of size)", r.quantization, r.quantization_relative * 100.0));
                 ui.label(format!("interpolation error {:.2e} ({:.3}% of size)", r.interpolation, r.interpolation_relative * 100.0));
-                ui.label(format!("normal error {:.2}°", r.normal_quantization_degrees));
+                ui.label(format!("normal error {:.2}° worst, {:.2}° mean", r.normal_quantization_degrees, r.normal_quantization_mean_degrees));
                 for c in &vat.clips {
                     ui.label(format!(
                         "  {} — {} frames, {:.2} s{}",

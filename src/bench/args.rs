@@ -42,6 +42,9 @@ pub struct BenchArgs {
     /// the figures stay comparable with the recorded ones.
     #[arg(long, value_enum, default_value_t = crate::app::OnOff::Off)]
     pub behaviour: crate::app::OnOff,
+    /// Texel precision of the VAT: f16, f32 or packed (one 8-byte texel).
+    #[arg(long, default_value = "f16")]
+    pub precision: crate::vat::Precision,
     /// Write the results as JSON.
     #[arg(long)]
     pub json: Option<PathBuf>,
@@ -78,6 +81,7 @@ impl Default for BenchArgs {
             size: (1280, 720),
             seed: 1,
             behaviour: crate::app::OnOff::Off,
+            precision: crate::vat::Precision::F16,
             json: None,
             csv: None,
             chart: None,

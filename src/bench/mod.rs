@@ -25,7 +25,6 @@ use crate::crowd::{BehaviourSettings, FrameSettings};
 use crate::gpu::{GpuContext, GpuError};
 use crate::render::headless::FORMAT;
 use crate::render::{Camera, RenderError, Renderer, RendererConfig, TechniqueKind};
-use crate::vat::Precision;
 use indicatif::{ProgressBar, ProgressStyle};
 use report::{AdapterReport, ModelReport, Ratios, RunResult, Skipped};
 use stats::{Percentiles, StatsError};
@@ -198,7 +197,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
         return Err(BenchError::NoTechniques);
     }
     let choice = ModelChoice::parse(&args.model);
-    let prepared = setup::load(&choice, 30.0, Precision::F16, None)?;
+    let prepared = setup::load(&choice, 30.0, args.precision, None)?;
     let (width, height) = args.size;
     let mut config =
         RendererConfig::for_model(&prepared, width, height, first_count, args.seed, FORMAT);
@@ -233,8 +232,8 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
             triangles: model.triangle_count() as u64,
             joints: model.stats.joints as u64,
             clips: prepared.vat.clips.len() as u64,
-            vat_bytes: (prepared.vat.positions.bytes().len() + prepared.vat.normals.bytes().len())
-                as u64,
+            vat_bytes: prepared.vat.total_bytes() as u64,
+            precision: prepared.vat.precision.name().into(),
             bake_ms: prepared.vat.bake_ms,
         },
         size: [width, height],

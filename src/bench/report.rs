@@ -54,8 +54,10 @@ pub struct ModelReport {
     pub triangles: u64,
     pub joints: u64,
     pub clips: u64,
-    /// Bytes of both VAT textures (positions + normals).
+    /// Bytes of the VAT textures (positions + normals, or the packed one).
     pub vat_bytes: u64,
+    /// The VAT's texel precision: f16, f32 or packed.
+    pub precision: String,
     pub bake_ms: f64,
 }
 
@@ -414,6 +416,7 @@ mod tests {
                 joints: 1,
                 clips: 1,
                 vat_bytes: 1,
+                precision: "f16".into(),
                 bake_ms: 1.0,
             },
             size: [64, 64],

@@ -19,6 +19,18 @@ pub struct VatClipGpu {
 }
 const _: () = assert!(std::mem::size_of::<VatClipGpu>() == 32);
 
+/// How a packed VAT decodes: position = min + q × step.
+/// Mirrors `VatPacking` in shaders/vat_packed.wgsl (tests/gpu_layout.rs).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
+pub struct VatPackingGpu {
+    /// xyz = the bounds' minimum.
+    pub min: [f32; 4],
+    /// xyz = model units per quantization step (`vat::packed::step`).
+    pub step: [f32; 4],
+}
+const _: () = assert!(std::mem::size_of::<VatPackingGpu>() == 32);
+
 /// Per-vertex attributes that do not animate (the VAT holds the rest).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]

@@ -61,10 +61,6 @@ pub enum RenderError {
     },
     #[error("the image size must be between 1×1 and {max}×{max}, not {width}×{height}")]
     BadSize { width: u32, height: u32, max: u32 },
-    #[error(
-        "the packed precision is not drawn yet; view the model with --precision f16 or f32 (`stampede bake --precision packed` exports it)"
-    )]
-    PackedNotDrawn,
     #[error("the bone-texture technique cannot be built: {0}")]
     Bone(#[from] BoneError),
 }
@@ -141,9 +137,6 @@ impl Renderer {
         vat: &Vat,
         config: &RendererConfig,
     ) -> Result<Self, RenderError> {
-        if vat.precision == crate::vat::Precision::Packed {
-            return Err(RenderError::PackedNotDrawn);
-        }
         let caps = gpu.caps;
         let max_side = caps.max_texture_dimension_2d;
         if vat.layout.width > max_side

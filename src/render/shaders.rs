@@ -14,8 +14,14 @@ include!(concat!(env!("OUT_DIR"), "/shader_files.rs"));
 const STANDALONE: &[(&str, &[&str])] = &[
     ("ground", &["ground"]),
     ("sky", &["sky"]),
-    // The VAT fetch alone, for the GPU correctness tests.
-    ("vat", &["vat"]),
+    // The VAT sampling alone, for the GPU correctness tests.
+    ("vat", &["vat_float"]),
+    ("vat_packed", &["vat_packed"]),
+    // The VAT technique drawing a packed bake.
+    (
+        "crowd_vat_packed",
+        &[CROWD_VERTEX, "techniques/vat", "vat_packed"],
+    ),
     ("flock", &["flock"]),
     ("herd", &["herd"]),
 ];
@@ -97,12 +103,12 @@ pub fn compose_from<'a>(
 }
 
 /// (name, root files) of every module the runtime builds: one crowd module
-/// per technique (`crowd_vertex` and the technique's file) and the
-/// standalone ones.
+/// per technique (`crowd_vertex`, the technique's file and what completes
+/// it) and the others.
 pub fn modules() -> Vec<(&'static str, Vec<&'static str>)> {
     TechniqueKind::ALL
         .iter()
-        .map(|k| (k.crowd_module(), vec![CROWD_VERTEX, k.shader_file()]))
+        .map(|k| (k.crowd_module(), k.crowd_roots().to_vec()))
         .chain(STANDALONE.iter().map(|(n, r)| (*n, r.to_vec())))
         .collect()
 }

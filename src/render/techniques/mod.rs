@@ -31,7 +31,7 @@ use std::sync::Arc;
 /// `shaders/techniques/MODULE.wgsl`), its type and its label. The first is
 /// the default.
 macro_rules! techniques {
-    ($($kind:ident => $module:ident :: $ty:ident, $name:literal, $label:literal;)+) => {
+    ($($kind:ident => $module:ident :: $ty:ident, $name:literal, $label:literal, [$($extra:literal),*];)+) => {
         $(pub mod $module;)+
         $(pub use $module::$ty;)+
 
@@ -64,6 +64,18 @@ macro_rules! techniques {
                 }
             }
 
+            /// The files of its composed crowd module: the shared vertex entry,
+            /// its own file, and any file that completes it (the VAT's fetch).
+            pub fn crowd_roots(self) -> &'static [&'static str] {
+                match self {
+                    $(TechniqueKind::$kind => &[
+                        crate::render::shaders::CROWD_VERTEX,
+                        concat!("techniques/", stringify!($module)),
+                        $($extra,)*
+                    ],)+
+                }
+            }
+
             /// The name of its composed crowd module in `render::shaders`.
             pub fn crowd_module(self) -> &'static str {
                 match self {
@@ -82,11 +94,11 @@ macro_rules! techniques {
 }
 
 techniques! {
-    Vat => vat::VatTechnique, "vat", "VAT (vertex animation texture)";
-    Skinning => skinning::SkinningTechnique, "skinning", "Live GPU skinning (bone matrices)";
-    BoneTexture => bone_texture::BoneTextureTechnique, "bone-texture", "Baked bone texture";
-    Cpu => cpu::CpuSkinningTechnique, "cpu", "CPU skinning";
-    Static => static_pose::StaticTechnique, "static", "Static (no animation)";
+    Vat => vat::VatTechnique, "vat", "VAT (vertex animation texture)", ["vat_float"];
+    Skinning => skinning::SkinningTechnique, "skinning", "Live GPU skinning (bone matrices)", [];
+    BoneTexture => bone_texture::BoneTextureTechnique, "bone-texture", "Baked bone texture", [];
+    Cpu => cpu::CpuSkinningTechnique, "cpu", "CPU skinning", [];
+    Static => static_pose::StaticTechnique, "static", "Static (no animation)", [];
 }
 
 impl Default for TechniqueKind {

@@ -1,14 +1,14 @@
 //! The VAT technique: the baked textures, the clip table and one pipeline
 //! that draws the whole crowd with one instanced `draw_indexed`.
 
-use crate::render::gpu_data::VatClipGpu;
+use crate::render::gpu_data::{VatClipGpu, VatPackingGpu};
 use crate::render::model_gpu::ModelGpu;
 use crate::render::RenderError;
 use super::{
     BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd,
 };
-use crate::render::pipeline::{bind_group, storage_entry, texture_entry};
-use crate::vat::{Precision, Vat, VatClip};
+use crate::render::pipeline::{bind_group, storage_entry, texture_entry, uniform_entry};
+use crate::vat::{Precision, Vat, VatClip, packed};
 use wgpu::util::DeviceExt;
 
 /// The clip table as the shader reads it.
@@ -47,13 +47,21 @@ pub fn clip_table_for(
 
 /// The uploaded VAT (group 1 of every shader that calls `vat_sample`).
 pub struct VatResources {
+    /// The positions (f16, f32) or the packed texels.
     pub positions: wgpu::Texture,
-    pub normals: wgpu::Texture,
+    /// Binding 1: the normals texture, or the packed decode's uniform.
+    pub second: Second,
     pub clips: wgpu::Buffer,
     pub layout: wgpu::BindGroupLayout,
     pub bind_group: wgpu::BindGroup,
     pub clip_count: u32,
     pub bytes: u64,
+}
+
+/// What binding 1 of the VAT group holds for the bake's precision.
+pub enum Second {
+    Normals(wgpu::Texture),
+    Packing(wgpu::Buffer),
 }
 
 impl VatResources {
@@ -73,18 +81,12 @@ impl VatResources {
         vat: &Vat,
         table: &[VatClipGpu],
     ) -> Self {
-        let format = match vat.precision {
-            Precision::F16 => wgpu::TextureFormat::Rgba16Float,
-            Precision::F32 => wgpu::TextureFormat::Rgba32Float,
-            // Renderer::new refuses a packed VAT first (RenderError::PackedNotDrawn).
-            Precision::Packed => unreachable!("the packed precision is not drawn yet"),
-        };
         let size = wgpu::Extent3d {
             width: vat.layout.width,
             height: vat.layout.height,
             depth_or_array_layers: vat.layout.layers,
         };
-        let upload = |label: &'static str, bytes: &[u8]| {
+        let upload = |label: &'static str, format, bytes: &[u8]| {
             device.create_texture_with_data(
                 queue,
                 &wgpu::TextureDescriptor {
@@ -101,22 +103,6 @@ impl VatResources {
                 bytes,
             )
         };
-        let positions = upload("vat positions", vat.positions.bytes());
-        let normals = upload("vat normals", vat.normals.bytes());
-        let clips = clip_buffer(device, "vat clip table", table);
-        // textureLoad only: no filtering needed, so f32 works everywhere.
-        let array_entry = |binding| wgpu::BindGroupLayoutEntry {
-            ty: wgpu::BindingType::Texture {
-                sample_type: wgpu::TextureSampleType::Float { filterable: false },
-                view_dimension: wgpu::TextureViewDimension::D2Array,
-                multisampled: false,
-            },
-            ..texture_entry(binding)
-        };
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("vat layout"),
-            entries: &[array_entry(0), array_entry(1), storage_entry(2)],
-        });
         let view = |t: &wgpu::Texture, label| {
             t.create_view(&wgpu::TextureViewDescriptor {
                 label: Some(label),
@@ -124,30 +110,72 @@ impl VatResources {
                 ..Default::default()
             })
         };
+        // textureLoad only: no filtering needed, so f32 works everywhere.
+        let array_entry = |binding, sample_type| wgpu::BindGroupLayoutEntry {
+            ty: wgpu::BindingType::Texture {
+                sample_type,
+                view_dimension: wgpu::TextureViewDimension::D2Array,
+                multisampled: false,
+            },
+            ..texture_entry(binding)
+        };
+        let float = wgpu::TextureSampleType::Float { filterable: false };
+        let clips = clip_buffer(device, "vat clip table", table);
+        let (format, second_entry) = match vat.precision {
+            Precision::F16 => (wgpu::TextureFormat::Rgba16Float, array_entry(1, float)),
+            Precision::F32 => (wgpu::TextureFormat::Rgba32Float, array_entry(1, float)),
+            Precision::Packed => (wgpu::TextureFormat::Rgba16Uint, uniform_entry(1)),
+        };
+        let first_type = match vat.precision {
+            Precision::Packed => wgpu::TextureSampleType::Uint,
+            _ => float,
+        };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("vat layout"),
+            entries: &[array_entry(0, first_type), second_entry, storage_entry(2)],
+        });
+        let positions = upload("vat positions", format, vat.positions.bytes());
+        // The second binding: the normals texture, or the packed decode.
+        let second = match vat.precision {
+            Precision::Packed => Second::Packing(device.create_buffer_init(
+                &wgpu::util::BufferInitDescriptor {
+                    label: Some("vat packing"),
+                    contents: bytemuck::bytes_of(&VatPackingGpu {
+                        min: vat.bounds.min.extend(0.0).to_array(),
+                        step: packed::step(&vat.bounds).extend(0.0).to_array(),
+                    }),
+                    usage: wgpu::BufferUsages::UNIFORM,
+                },
+            )),
+            _ => Second::Normals(upload("vat normals", format, vat.normals.bytes())),
+        };
+        let positions_view = view(&positions, "vat positions view");
+        let second_view;
+        let second_resource = match &second {
+            Second::Normals(t) => {
+                second_view = view(t, "vat normals view");
+                wgpu::BindingResource::TextureView(&second_view)
+            }
+            Second::Packing(b) => b.as_entire_binding(),
+        };
         let bind_group = bind_group(
             device,
             "vat bind group",
             &layout,
             &[
-                (
-                    0,
-                    wgpu::BindingResource::TextureView(&view(&positions, "vat positions view")),
-                ),
-                (
-                    1,
-                    wgpu::BindingResource::TextureView(&view(&normals, "vat normals view")),
-                ),
+                (0, wgpu::BindingResource::TextureView(&positions_view)),
+                (1, second_resource),
                 (2, clips.as_entire_binding()),
             ],
         );
         Self {
             positions,
-            normals,
+            second,
             clips,
             layout,
             bind_group,
             clip_count: table.len() as u32,
-            bytes: (vat.positions.bytes().len() + vat.normals.bytes().len()) as u64,
+            bytes: vat.total_bytes() as u64,
         }
     }
 }
@@ -162,8 +190,12 @@ pub struct VatTechnique {
 impl Technique for VatTechnique {
     fn build(ctx: &BuildContext<'_>) -> Result<Self, RenderError> {
         let resources = VatResources::with_table(ctx.device, ctx.queue, ctx.vat, ctx.clip_table);
-        let (crowd, pipeline) =
-            ctx.crowd_pipeline("vat", TechniqueKind::Vat.crowd_module(), &resources.layout);
+        // A packed bake decodes in its own fetch (shaders/vat_packed.wgsl).
+        let module = match ctx.vat.precision {
+            Precision::Packed => "crowd_vat_packed",
+            _ => TechniqueKind::Vat.crowd_module(),
+        };
+        let (crowd, pipeline) = ctx.crowd_pipeline("vat", module, &resources.layout);
         Ok(Self {
             resources,
             pipeline,
