@@ -144,3 +144,34 @@ pub fn make_assets(out: &Path) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// A flag's on or off.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum OnOff {
+    On,
+    #[default]
+    Off,
+}
+
+impl OnOff {
+    pub fn is_on(self) -> bool {
+        self == OnOff::On
+    }
+}
+
+/// Parses `WxH`.
+pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("size '{s}' is not WxH (e.g. 1280x720)"))?;
+    let parse = |v: &str| {
+        v.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("size '{s}' is not WxH (e.g. 1280x720)"))
+    };
+    let (w, h) = (parse(w)?, parse(h)?);
+    if w == 0 || h == 0 || w > 16384 || h > 16384 {
+        return Err(format!("size {w}x{h} must be between 1x1 and 16384x16384"));
+    }
+    Ok((w, h))
+}

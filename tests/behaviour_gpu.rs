@@ -99,7 +99,7 @@ fn the_crossfade_matches_a_cpu_blend_of_two_skinned_poses() {
     let resources = VatResources::new(&gpu.device, &gpu.queue, vat, &[]);
     let source = format!(
         "{}\n{}",
-        shaders::source("vat").expect("composes"),
+        shaders::VAT.source().expect("composes"),
         BLEND_ENTRY
     );
     let out = common::run_compute(
@@ -244,7 +244,7 @@ fn herd_state_on_the_gpu_equals_the_cpu_herd() {
         let queries: Vec<[u32; 2]> = (0..count).map(|i| [i, t.to_bits()]).collect();
         let source = format!(
             "{}\n{}",
-            shaders::source("herd").expect("composes"),
+            shaders::HERD.source().expect("composes"),
             HERD_ENTRY
         );
         let out = common::run_compute(

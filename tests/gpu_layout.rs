@@ -7,7 +7,7 @@ use stampede::crowd::flock::{Boid, FlockUniform};
 use stampede::crowd::herd::HerdTable;
 use stampede::crowd::{FrameUniform, Instance};
 use stampede::render::gpu_data::{SkinInfo, SkinVertex, StaticVertex, VatClipGpu, VatPackingGpu};
-use stampede::render::shaders;
+use stampede::render::{TechniqueKind, shaders};
 use std::mem::{offset_of, size_of};
 use wgpu::naga;
 
@@ -123,13 +123,16 @@ fn compare(what: &str, rust: &Layout, wgsl: &Layout) -> Vec<String> {
 }
 
 fn crowd_source() -> String {
-    shaders::source("crowd_skinning").expect("composes")
+    TechniqueKind::Skinning
+        .crowd_module()
+        .source()
+        .expect("composes")
 }
 
 #[test]
 fn rust_mirrors_match_their_wgsl_structs() {
     let crowd = crowd_source();
-    let flock = shaders::source("flock").expect("composes");
+    let flock = shaders::FLOCK.source().expect("composes");
     let checks = [
         (
             "Frame",
@@ -270,7 +273,7 @@ fn rust_mirrors_match_their_wgsl_structs() {
     for (name, source, rust) in &checks {
         problems.extend(compare(name, rust, &wgsl_layout(source, name)));
     }
-    let packed = shaders::source("vat_packed").expect("composes");
+    let packed = shaders::VAT_PACKED.source().expect("composes");
     problems.extend(compare(
         "VatPacking",
         &rust_layout!(VatPackingGpu { min, step }),

@@ -4,16 +4,18 @@
 //! entry.
 
 use stampede::render::TechniqueKind;
-use stampede::render::shaders::{self, FILES, compose, modules, requires};
+use stampede::render::shader_modules;
+use stampede::render::shaders::{self, FILES, compose, requires};
 use wgpu::naga;
 
 #[test]
 fn every_shader_validates() {
-    let modules = modules();
+    let modules = shader_modules();
     assert!(modules.len() >= TechniqueKind::ALL.len() + 5);
     let mut failures = Vec::new();
-    for (name, _) in &modules {
-        let source = shaders::source(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+    for spec in &modules {
+        let name = spec.name;
+        let source = spec.source().unwrap_or_else(|e| panic!("{name}: {e}"));
         let module = match naga::front::wgsl::parse_str(&source) {
             Ok(m) => m,
             Err(e) => {
@@ -39,9 +41,9 @@ fn every_shader_validates() {
 #[test]
 fn every_shader_file_is_used_and_its_requirements_resolve() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
-    let composed: Vec<String> = modules()
+    let composed: Vec<String> = shader_modules()
         .iter()
-        .map(|(name, _)| shaders::source(name).expect("composes"))
+        .map(|m| m.source().expect("composes"))
         .collect();
     let mut on_disk = 0;
     let mut stack = vec![dir.clone()];
@@ -55,7 +57,7 @@ fn every_shader_file_is_used_and_its_requirements_resolve() {
                 let text = std::fs::read_to_string(&path).expect("readable shader file");
                 assert!(
                     composed.iter().any(|s| s.contains(text.as_str())),
-                    "{} is not part of any module in render::shaders::modules()",
+                    "{} is not part of any module in render::shader_modules()",
                     path.display()
                 );
             }
@@ -84,7 +86,7 @@ fn crowd_techniques_share_one_vertex_entry() {
             .unwrap_or_else(|| panic!("{kind}: no shaders/{}.wgsl", kind.shader_file()));
         assert!(!file.contains("vs_main"), "{kind} defines its own vs_main");
         assert!(file.contains("fn pose("), "{kind} has no pose hook");
-        let module = shaders::source(kind.crowd_module()).expect("composes");
+        let module = kind.crowd_module().source().expect("composes");
         assert_eq!(module.matches("fn vs_main").count(), 1, "{kind}");
     }
 }

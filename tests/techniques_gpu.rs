@@ -11,7 +11,7 @@ use stampede::crowd::FrameSettings;
 use stampede::crowd::setup::{Loaded, ModelChoice, load};
 use stampede::crowd::{self, instance_clip_time, pose_time};
 use stampede::render::headless::{self, Headless, RgbaImage};
-use stampede::render::{RendererConfig, TechniqueKind, shaders};
+use stampede::render::{RendererConfig, TechniqueKind};
 use stampede::vat::Precision;
 use stampede::{Model, skin};
 
@@ -106,7 +106,10 @@ fn vertex_function(kind: TechniqueKind) -> (String, &'static str) {
         TechniqueKind::Cpu => "cpu_vertex(q.vertex, q.instance)",
         TechniqueKind::Static => "static_vertex(q.vertex)",
     };
-    let module = shaders::source(kind.crowd_module()).expect("the crowd module composes");
+    let module = kind
+        .crowd_module()
+        .source()
+        .expect("the crowd module composes");
     (module, call)
 }
 

@@ -40,14 +40,10 @@ fn run_gpu(gpu: &stampede::gpu::GpuContext, vat: &Vat, queries: &[Query]) -> Vec
     let device = &gpu.device;
     let resources = VatResources::new(device, &gpu.queue, vat, &[]);
     let module = match vat.precision {
-        Precision::Packed => "vat_packed",
-        _ => "vat",
+        Precision::Packed => shaders::VAT_PACKED,
+        _ => shaders::VAT,
     };
-    let source = format!(
-        "{}\n{}",
-        shaders::source(module).expect("composes"),
-        TEST_SHADER
-    );
+    let source = format!("{}\n{}", module.source().expect("composes"), TEST_SHADER);
     let results = common::run_compute(
         gpu,
         "vat test",

@@ -1,5 +1,6 @@
 //! The viewer's command-line flags (flattened into the binary's CLI).
 
+use crate::cli::{OnOff, parse_size};
 use crate::render::TechniqueKind;
 use crate::vat::Precision;
 use std::path::PathBuf;
@@ -84,20 +85,6 @@ impl Default for ViewerArgs {
     }
 }
 
-/// A flag's on or off.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum OnOff {
-    On,
-    #[default]
-    Off,
-}
-
-impl OnOff {
-    pub fn is_on(self) -> bool {
-        self == OnOff::On
-    }
-}
-
 impl ViewerArgs {
     /// The behaviour settings the flags ask for (deterministic: every flock
     /// step is run, so a frame at time T is the same every time).
@@ -108,23 +95,6 @@ impl ViewerArgs {
             ..Default::default()
         }
     }
-}
-
-/// Parses `WxH`.
-pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
-    let (w, h) = s
-        .split_once(['x', 'X'])
-        .ok_or_else(|| format!("size '{s}' is not WxH (e.g. 1280x720)"))?;
-    let parse = |v: &str| {
-        v.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("size '{s}' is not WxH (e.g. 1280x720)"))
-    };
-    let (w, h) = (parse(w)?, parse(h)?);
-    if w == 0 || h == 0 || w > 16384 || h > 16384 {
-        return Err(format!("size {w}x{h} must be between 1x1 and 16384x16384"));
-    }
-    Ok((w, h))
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use crate::gpu::GpuContext;
 use crate::render::RendererConfig;
 use crate::render::headless::{self, Headless};
 use anyhow::Context;
-pub use args::{OnOff, ViewerArgs, parse_size};
+pub use args::ViewerArgs;
 
 /// Runs the viewer as the flags ask: a window, or a headless screenshot.
 pub fn run(args: ViewerArgs) -> anyhow::Result<()> {

@@ -33,15 +33,15 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 10)]
     pub warmup: u32,
     /// Offscreen image size, WxH.
-    #[arg(long, default_value = "1280x720", value_parser = crate::app::parse_size)]
+    #[arg(long, default_value = "1280x720", value_parser = crate::cli::parse_size)]
     pub size: (u32, u32),
     /// Seed of the crowd (placement, phases, clips).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The living crowd (herd or flock, with crossfades); off by default so
     /// the figures stay comparable with the recorded ones.
-    #[arg(long, value_enum, default_value_t = crate::app::OnOff::Off)]
-    pub behaviour: crate::app::OnOff,
+    #[arg(long, value_enum, default_value_t = crate::cli::OnOff::Off)]
+    pub behaviour: crate::cli::OnOff,
     /// Texel precision of the VAT: f16, f32 or packed (one 8-byte texel).
     #[arg(long, default_value = "f16")]
     pub precision: crate::vat::Precision,
@@ -80,7 +80,7 @@ impl Default for BenchArgs {
             warmup: 10,
             size: (1280, 720),
             seed: 1,
-            behaviour: crate::app::OnOff::Off,
+            behaviour: crate::cli::OnOff::Off,
             precision: crate::vat::Precision::F16,
             json: None,
             csv: None,

@@ -1,6 +1,6 @@
 //! The living crowd's settings and the CPU mirror of `anim_state` in
 //! shaders/behaviour.wgsl: which two clips an instance blends, at which clip
-//! times, with which weight. Plain data, no wgpu: the CPU techniques (live
+//! times, with which weight. Plain data, no GPU code: the CPU techniques (live
 //! skinning's two palettes, CPU skinning's blend) and the tests use it.
 
 use super::clip_time::{clip_time, instance_pose, pose_time};

@@ -5,8 +5,6 @@
 
 use glam::{Vec3, vec3};
 
-use super::glb::{self, Asset, Material};
-use super::horse_gait;
 use super::mesh::{Cap, Chain, Influences, Mesh, MeshBuilder, Ring, Station, Tube, refine, sweep};
 use super::skeleton::Skeleton;
 
@@ -120,20 +118,6 @@ impl Default for HorseRig {
     fn default() -> Self {
         Self::new()
     }
-}
-
-/// The complete horse `.glb`.
-pub fn glb() -> Vec<u8> {
-    let rig = HorseRig::new();
-    let mesh = build_mesh(&rig);
-    let clips = horse_gait::clips(&rig);
-    glb::encode(&Asset {
-        name: "Horse",
-        skeleton: &rig.skeleton,
-        mesh: &mesh,
-        material: Material { roughness: 0.8 },
-        clips: &clips,
-    })
 }
 
 // Colours (sRGB): a bay with black points.

@@ -10,7 +10,7 @@ use std::f32::consts::TAU;
 
 use glam::Vec3;
 
-/// Skinned triangle mesh with per-vertex colour, ready for [`super::glb`].
+/// Skinned triangle mesh with per-vertex colour, ready for the glTF writer (glb.rs).
 #[derive(Clone, Debug, Default)]
 pub struct Mesh {
     pub positions: Vec<Vec3>,

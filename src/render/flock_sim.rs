@@ -48,7 +48,7 @@ impl FlockSim {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let module = shaders::module(device, "flock");
+        let module = shaders::FLOCK.create(device);
         let pipelines = PASSES
             .iter()
             .map(|entry| {

@@ -65,6 +65,24 @@ pub enum RenderError {
     Bone(#[from] BoneError),
 }
 
+/// Every shader module the renderer builds: each technique's crowd module
+/// and the others. tests/shader_validation.rs validates exactly this list.
+pub fn shader_modules() -> Vec<shaders::ModuleSpec> {
+    TechniqueKind::ALL
+        .iter()
+        .map(|k| k.crowd_module())
+        .chain(shaders::OTHER_MODULES.iter().copied())
+        .collect()
+}
+
+/// The composed source of the module called `name` in [`shader_modules`].
+pub fn shader_source(name: &str) -> Option<String> {
+    shader_modules()
+        .into_iter()
+        .find(|m| m.name == name)
+        .and_then(|m| m.source().ok())
+}
+
 /// How to build a renderer.
 #[derive(Clone, Debug)]
 pub struct RendererConfig {

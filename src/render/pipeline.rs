@@ -70,7 +70,7 @@ pub fn bind_group(
 pub struct TargetPipeline<'a> {
     pub label: &'a str,
     pub layout: &'a wgpu::PipelineLayout,
-    pub shader: &'static str,
+    pub shader: shaders::ModuleSpec,
     pub buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
     pub primitive: wgpu::PrimitiveState,
     pub depth_write: bool,
@@ -81,7 +81,7 @@ pub fn target_pipeline(
     spec: &TargetPipeline<'_>,
     targets: &Targets,
 ) -> wgpu::RenderPipeline {
-    let module = shaders::module(device, spec.shader);
+    let module = spec.shader.create(device);
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(spec.label),
         layout: Some(spec.layout),

@@ -3,6 +3,7 @@
 
 use super::Targets;
 use super::pipeline::{TargetPipeline, target_pipeline};
+use super::shaders::{self, ModuleSpec};
 
 /// The ground and sky pipelines.
 pub struct Scene {
@@ -21,11 +22,11 @@ impl Scene {
             bind_group_layouts: &[Some(frame_layout)],
             immediate_size: 0,
         });
-        let pipeline = |name: &'static str, depth_write: bool| {
+        let pipeline = |shader: ModuleSpec, depth_write: bool| {
             let spec = TargetPipeline {
-                label: name,
+                label: shader.name,
                 layout: &layout,
-                shader: name,
+                shader,
                 buffers: &[],
                 primitive: wgpu::PrimitiveState::default(),
                 depth_write,
@@ -33,8 +34,8 @@ impl Scene {
             target_pipeline(device, &spec, targets)
         };
         Self {
-            ground: pipeline("ground", true),
-            sky: pipeline("sky", false),
+            ground: pipeline(shaders::GROUND, true),
+            sky: pipeline(shaders::SKY, false),
         }
     }
 

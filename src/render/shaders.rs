@@ -4,27 +4,54 @@
 //! without `.wgsl`; [`compose`] puts every file after the files it needs,
 //! each once. `tests/shader_validation.rs` validates every module of
 //! [`modules`] and checks that every file is used and every `requires`
-//! resolves.
-
-use super::techniques::TechniqueKind;
+//! resolves. This file knows no technique: `render::shader_modules` adds
+//! each technique's crowd module to [`OTHER_MODULES`].
 
 include!(concat!(env!("OUT_DIR"), "/shader_files.rs"));
 
-/// Modules that are not a crowd technique: (name, root files).
-const STANDALONE: &[(&str, &[&str])] = &[
-    ("ground", &["ground"]),
-    ("sky", &["sky"]),
-    // The VAT sampling alone, for the GPU correctness tests.
-    ("vat", &["vat_float"]),
-    ("vat_packed", &["vat_packed"]),
-    // The VAT technique drawing a packed bake.
-    (
-        "crowd_vat_packed",
-        &[CROWD_VERTEX, "techniques/vat", "vat_packed"],
-    ),
-    ("flock", &["flock"]),
-    ("herd", &["herd"]),
-];
+/// A module: its name (the label) and the files it is composed from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ModuleSpec {
+    pub name: &'static str,
+    pub roots: &'static [&'static str],
+}
+
+pub const GROUND: ModuleSpec = ModuleSpec {
+    name: "ground",
+    roots: &["ground"],
+};
+pub const SKY: ModuleSpec = ModuleSpec {
+    name: "sky",
+    roots: &["sky"],
+};
+/// The VAT sampling alone (f16/f32), for the GPU correctness tests.
+pub const VAT: ModuleSpec = ModuleSpec {
+    name: "vat",
+    roots: &["vat_float"],
+};
+/// The VAT sampling alone (packed), for the GPU correctness tests.
+pub const VAT_PACKED: ModuleSpec = ModuleSpec {
+    name: "vat_packed",
+    roots: &["vat_packed"],
+};
+/// The VAT technique drawing a packed bake.
+pub const CROWD_VAT_PACKED: ModuleSpec = ModuleSpec {
+    name: "crowd_vat_packed",
+    roots: &[CROWD_VERTEX, "techniques/vat", "vat_packed"],
+};
+pub const FLOCK: ModuleSpec = ModuleSpec {
+    name: "flock",
+    roots: &["flock"],
+};
+pub const HERD: ModuleSpec = ModuleSpec {
+    name: "herd",
+    roots: &["herd"],
+};
+
+/// Every module that is not a technique's own crowd module (those come
+/// from `render::techniques`; `render::shader_modules` lists them all).
+pub const OTHER_MODULES: &[ModuleSpec] =
+    &[GROUND, SKY, VAT, VAT_PACKED, CROWD_VAT_PACKED, FLOCK, HERD];
 
 /// The file every crowd module starts from: the one crowd vertex entry,
 /// which calls the technique's pose hook.
@@ -37,8 +64,6 @@ pub enum ShaderError {
     MissingFile(String, String),
     #[error("shader files require each other in a circle: {0}")]
     Cycle(String),
-    #[error("no shader module named '{0}'")]
-    UnknownModule(String),
 }
 
 /// The source of `shaders/NAME.wgsl`.
@@ -102,34 +127,23 @@ pub fn compose_from<'a>(
     Ok(order.iter().map(|(_, s)| *s).collect::<Vec<_>>().join("\n"))
 }
 
-/// (name, root files) of every module the runtime builds: one crowd module
-/// per technique (`crowd_vertex`, the technique's file and what completes
-/// it) and the others.
-pub fn modules() -> Vec<(&'static str, Vec<&'static str>)> {
-    TechniqueKind::ALL
-        .iter()
-        .map(|k| (k.crowd_module(), k.crowd_roots().to_vec()))
-        .chain(STANDALONE.iter().map(|(n, r)| (*n, r.to_vec())))
-        .collect()
-}
+impl ModuleSpec {
+    /// The composed source.
+    pub fn source(&self) -> Result<String, ShaderError> {
+        compose(self.roots)
+    }
 
-/// The composed source of the module `name`.
-pub fn source(name: &str) -> Result<String, ShaderError> {
-    let (_, roots) = modules()
-        .into_iter()
-        .find(|(n, _)| *n == name)
-        .ok_or_else(|| ShaderError::UnknownModule(name.into()))?;
-    compose(&roots)
-}
-
-/// Creates the shader module `name` (one of [`modules`]; the shader test
-/// composes and validates each, so a failure here is a build defect).
-pub(crate) fn module(device: &wgpu::Device, name: &'static str) -> wgpu::ShaderModule {
-    let source = source(name).unwrap_or_else(|e| panic!("shader module '{name}': {e}"));
-    device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some(name),
-        source: wgpu::ShaderSource::Wgsl(source.into()),
-    })
+    /// Creates the shader module (the shader test composes and validates
+    /// every module, so a failure here is a build defect).
+    pub(crate) fn create(&self, device: &wgpu::Device) -> wgpu::ShaderModule {
+        let source = self
+            .source()
+            .unwrap_or_else(|e| panic!("shader module '{}': {e}", self.name));
+        device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(self.name),
+            source: wgpu::ShaderSource::Wgsl(source.into()),
+        })
+    }
 }
 
 #[cfg(test)]

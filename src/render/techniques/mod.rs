@@ -76,10 +76,13 @@ macro_rules! techniques {
                 }
             }
 
-            /// The name of its composed crowd module in `render::shaders`.
-            pub fn crowd_module(self) -> &'static str {
-                match self {
-                    $(TechniqueKind::$kind => concat!("crowd_", stringify!($module)),)+
+            /// Its composed crowd module.
+            pub fn crowd_module(self) -> crate::render::shaders::ModuleSpec {
+                crate::render::shaders::ModuleSpec {
+                    name: match self {
+                        $(TechniqueKind::$kind => concat!("crowd_", stringify!($module)),)+
+                    },
+                    roots: self.crowd_roots(),
                 }
             }
 

@@ -11,6 +11,7 @@ use crate::render::model_gpu::ModelGpu;
 use crate::render::pipeline::{
     TargetPipeline, bind_group, storage_entry, target_pipeline, uniform_entry,
 };
+use crate::render::shaders::ModuleSpec;
 use wgpu::util::DeviceExt;
 
 /// Uploads a clip table (group 1, binding 2 of every technique).
@@ -156,7 +157,7 @@ impl CrowdGroup {
 /// layout"` (group 2) and `"{name} crowd pipeline"`.
 pub struct PipelineSpec<'a> {
     pub name: &'a str,
-    pub shader: &'static str,
+    pub shader: ModuleSpec,
     pub frame_layout: &'a wgpu::BindGroupLayout,
     pub technique_layout: &'a wgpu::BindGroupLayout,
 }
@@ -206,7 +207,7 @@ impl BuildContext<'_> {
     pub fn crowd_pipeline(
         &self,
         name: &str,
-        shader: &'static str,
+        shader: ModuleSpec,
         technique_layout: &wgpu::BindGroupLayout,
     ) -> (CrowdGroup, wgpu::RenderPipeline) {
         let spec = PipelineSpec {

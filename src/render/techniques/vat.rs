@@ -192,7 +192,7 @@ impl Technique for VatTechnique {
         let resources = VatResources::with_table(ctx.device, ctx.queue, ctx.vat, ctx.clip_table);
         // A packed bake decodes in its own fetch (shaders/vat_packed.wgsl).
         let module = match ctx.vat.precision {
-            Precision::Packed => "crowd_vat_packed",
+            Precision::Packed => crate::render::shaders::CROWD_VAT_PACKED,
             _ => TechniqueKind::Vat.crowd_module(),
         };
         let (crowd, pipeline) = ctx.crowd_pipeline("vat", module, &resources.layout);

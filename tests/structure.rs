@@ -1,0 +1,160 @@
+//! The layering the code keeps: `src/crowd` has no GPU code, no module
+//! below the front ends (`app`, `bench`, `main`) imports them, only the
+//! front ends import `render`, and no two modules import each other in a
+//! circle. Module paths are read from `crate::` and `super::` references in
+//! each file (its unit tests excluded).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+type Module = Vec<String>;
+
+fn modules() -> BTreeMap<Module, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut out = BTreeMap::new();
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("readable src/") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let rel = path
+                    .strip_prefix(&root)
+                    .expect("under src/")
+                    .with_extension("");
+                let mut parts: Module = rel.iter().map(|p| p.to_string_lossy().into()).collect();
+                if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
+                    parts.pop();
+                }
+                let text = std::fs::read_to_string(&path).expect("readable source");
+                let code = text
+                    .split("#[cfg(test)]\nmod tests")
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
+                out.insert(parts, code);
+            }
+        }
+    }
+    out
+}
+
+/// The modules each module refers to (by `crate::a::b` or `super::x`).
+fn edges(mods: &BTreeMap<Module, String>) -> BTreeMap<Module, BTreeSet<Module>> {
+    let resolve = |path: &[String]| -> Option<Module> {
+        (1..=path.len())
+            .rev()
+            .map(|n| path[..n].to_vec())
+            .find(|p| mods.contains_key(p))
+    };
+    let mut out = BTreeMap::new();
+    for (m, code) in mods {
+        let mut deps = BTreeSet::new();
+        for start in ["crate::", "super::"] {
+            for (i, _) in code.match_indices(start) {
+                if code[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+                    continue;
+                }
+                let rest: Vec<String> = code[i..]
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                    .next()
+                    .unwrap_or("")
+                    .split("::")
+                    .filter(|s| !s.is_empty())
+                    .map(String::from)
+                    .collect();
+                let mut path: Module = if start == "crate::" {
+                    rest[1..].to_vec()
+                } else {
+                    let mut base = m[..m.len().saturating_sub(1)].to_vec();
+                    let mut tail = &rest[1..];
+                    while tail.first().is_some_and(|s| s == "super") {
+                        base.pop();
+                        tail = &tail[1..];
+                    }
+                    base.extend(tail.iter().cloned());
+                    base
+                };
+                path.retain(|s| !s.is_empty());
+                if let Some(r) = resolve(&path)
+                    && r != *m
+                    && !m.starts_with(&r)
+                {
+                    deps.insert(r);
+                }
+            }
+        }
+        out.insert(m.clone(), deps);
+    }
+    out
+}
+
+fn top(m: &Module) -> &str {
+    m.first().map_or("", String::as_str)
+}
+
+#[test]
+fn the_crowd_has_no_gpu_code() {
+    for (m, code) in modules() {
+        if top(&m) == "crowd" {
+            assert!(!code.contains("wgpu"), "src/{} mentions wgpu", m.join("/"));
+        }
+    }
+}
+
+#[test]
+fn only_the_front_ends_import_app_and_render() {
+    let mods = modules();
+    let front = ["app", "bench", "main"];
+    for (m, deps) in edges(&mods) {
+        for d in deps {
+            if top(&d) == "app" {
+                assert!(top(&m) == "app" || m == ["main"], "{m:?} imports {d:?}");
+            }
+            if top(&d) == "render" {
+                assert!(
+                    top(&m) == "render" || front.contains(&top(&m)),
+                    "{m:?} imports {d:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn no_import_circles() {
+    let graph = edges(&modules());
+    // Depth-first search for a back edge.
+    fn visit(
+        m: &Module,
+        graph: &BTreeMap<Module, BTreeSet<Module>>,
+        stack: &mut Vec<Module>,
+        done: &mut BTreeSet<Module>,
+    ) -> Option<Vec<Module>> {
+        if let Some(i) = stack.iter().position(|s| s == m) {
+            let mut circle = stack[i..].to_vec();
+            circle.push(m.clone());
+            return Some(circle);
+        }
+        if done.contains(m) {
+            return None;
+        }
+        stack.push(m.clone());
+        for d in graph.get(m).into_iter().flatten() {
+            if let Some(c) = visit(d, graph, stack, done) {
+                return Some(c);
+            }
+        }
+        stack.pop();
+        done.insert(m.clone());
+        None
+    }
+    let mut done = BTreeSet::new();
+    for m in graph.keys() {
+        if let Some(circle) = visit(m, &graph, &mut Vec::new(), &mut done) {
+            let names: Vec<String> = circle.iter().map(|m| m.join("::")).collect();
+            panic!("import circle: {}", names.join(" → "));
+        }
+    }
+}
