@@ -183,9 +183,10 @@ impl Renderer {
         let device = &gpu.device;
         let targets = Targets::new(&gpu, config.format, config.width, config.height);
         let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("frame uniform"),
+            label: Some("frame data"),
             size: std::mem::size_of::<FrameUniform>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            // Bound as a read-only storage buffer (see `frame` in common.wgsl).
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
         let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -194,7 +195,7 @@ impl Renderer {
                 binding: 0,
                 visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
                 ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
+                    ty: wgpu::BufferBindingType::Storage { read_only: true },
                     has_dynamic_offset: false,
                     min_binding_size: None,
                 },
