@@ -2,6 +2,7 @@
 //! of the shader's clip time, the parity error, and the CPU-skinning cap.
 
 use clap::ValueEnum;
+use stampede::crowd::anim::BehaviourView;
 use stampede::crowd::parity::{pose_parity, vat_position};
 use stampede::crowd::{CLIP_MIXED, FrameUniform};
 use stampede::crowd::{generate, instance_clip_time, pose_time};
@@ -61,7 +62,15 @@ fn parity_error_stays_within_the_bake_report() {
     let n = vat.clips.len() as u32;
     let bound = vat.report.interpolation + vat.report.quantization + 1e-5 * vat.report.diagonal;
     for time in [0.0, 0.37, 1.013, 5.5] {
-        let p = pose_parity(&model, &vat, &frame(time, CLIP_MIXED, n, 1.0), 1, 500, 16);
+        let p = pose_parity(
+            &model,
+            &vat,
+            &frame(time, CLIP_MIXED, n, 1.0),
+            BehaviourView::Off,
+            1,
+            500,
+            16,
+        );
         assert_eq!(p.instances, 16);
         assert!(
             p.max_error <= bound,

@@ -13,7 +13,10 @@ pub struct ViewerArgs {
     /// Number of instances (1 to 1,000,000).
     #[arg(long, default_value_t = 2000)]
     pub count: u64,
-    /// Clip every instance plays (default: the model's first clip; "mixed" for random clips).
+    /// Clip every instance plays with behaviour off (default: a gallop, run,
+    /// fly or walk clip when the model has one, else its first; "mixed" for
+    /// each instance's own clip). With behaviour on, the herd's schedule or
+    /// the flock chooses the clips.
     #[arg(long)]
     pub clip: Option<String>,
     /// Technique that draws the crowd.

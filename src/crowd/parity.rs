@@ -3,8 +3,10 @@
 //! as the shader does) and exact skinning at the same instant. Plain Rust:
 //! the panel computes it on the CPU, about once a second.
 
-use super::{FrameUniform, generate, instance_clip_time, pose_time};
+use super::anim::{BehaviourView, instance_anim};
+use super::{FrameUniform, generate};
 use crate::Model;
+use crate::pose_batch::ClipTime;
 use crate::skin;
 use crate::vat::Vat;
 use glam::Vec3;
@@ -37,11 +39,15 @@ pub fn vat_position(vat: &Vat, c: usize, t: f32, v: usize, interpolate: bool) ->
 }
 
 /// Compares the VAT pose with exact skinning for up to `samples` instances
-/// spread over the crowd of `count` grown from `seed`, at `frame`.
+/// spread over the crowd of `count` grown from `seed`, at `frame`: each
+/// instance's clips, times and crossfade weight as the behaviour sets them
+/// this frame (`view`; the flock's weight lives on the GPU, so a bird is
+/// compared in its flap clip).
 pub fn pose_parity(
     model: &Model,
     vat: &Vat,
     frame: &FrameUniform,
+    view: BehaviourView<'_>,
     seed: u64,
     count: u32,
     samples: u32,
@@ -55,12 +61,36 @@ pub fn pose_parity(
     for s in 0..samples {
         let i = (s as u64 * count as u64 / samples as u64) as u32;
         let inst = generate(seed, i);
-        let (c, t) = instance_clip_time(&inst, frame, &vat.clips);
-        let clip = &vat.clips[c];
-        let pose = model.sample_pose(clip.source, pose_time(clip, t));
-        let (exact, _) = skin::skin(model, &pose);
-        for (v, e) in exact.iter().enumerate() {
-            let p = vat_position(vat, c, t, v, frame.interpolate != 0);
+        let anim = instance_anim(&inst, i, frame, &vat.clips, view);
+        // The VAT clip that shows a model clip (the bake keeps their order).
+        let vat_clip = |source| {
+            vat.clips
+                .iter()
+                .position(|c| c.source == source)
+                .unwrap_or(0)
+        };
+        let interpolate = frame.interpolate != 0;
+        let side = |(source, t): ClipTime| {
+            let (exact, _) = skin::skin(model, &model.sample_pose(source, t));
+            let c = vat_clip(source);
+            let stored: Vec<Vec3> = (0..n)
+                .map(|v| vat_position(vat, c, t, v, interpolate))
+                .collect();
+            (exact, stored)
+        };
+        let (exact, stored) = side(anim.current);
+        let (exact, stored) = if anim.weight < 1.0 {
+            // Positions blend linearly in both: compare the blends.
+            let (exact0, stored0) = side(anim.previous);
+            let w = anim.weight;
+            let mix = |a: &[Vec3], b: &[Vec3]| -> Vec<Vec3> {
+                a.iter().zip(b).map(|(a, b)| a.lerp(*b, w)).collect()
+            };
+            (mix(&exact0, &exact), mix(&stored0, &stored))
+        } else {
+            (exact, stored)
+        };
+        for (p, e) in stored.iter().zip(&exact) {
             max_error = max_error.max(p.distance(*e));
         }
     }

@@ -1,12 +1,13 @@
 //! The winit window: surface, input, egui, and the frame loop.
 
+mod redraw;
+
 use super::ViewerArgs;
-use super::costs_ui::CostsView;
 use super::measure::MeasureAll;
-use super::ui::{self, Action, ModelPick, UiState};
+use super::ui::{Action, ModelPick, UiState};
+use crate::crowd::BehaviourSettings;
 use crate::crowd::parity::{Parity, pose_parity};
 use crate::crowd::setup::{Loaded, ModelChoice, load};
-use crate::crowd::{BehaviourSettings, FrameSettings};
 use crate::gpu::GpuContext;
 use crate::render::{Camera, History, Renderer, RendererConfig, TechniqueKind};
 use std::sync::Arc;
@@ -363,7 +364,16 @@ impl Running {
         if let (true, Some(frame)) = (stale, self.renderer.last_frame) {
             let p = &self.prepared;
             let crowd = &self.renderer.crowd;
-            let parity = pose_parity(&p.model, &p.vat, &frame, crowd.seed(), crowd.count(), 16);
+            let view = self.renderer.behaviour().view();
+            let parity = pose_parity(
+                &p.model,
+                &p.vat,
+                &frame,
+                view,
+                crowd.seed(),
+                crowd.count(),
+                16,
+            );
             self.parity = Some((Instant::now(), parity));
         }
     }
@@ -394,201 +404,6 @@ impl Running {
         self.message = None;
         self.window
             .set_title(&format!("Stampede — {}", self.prepared.model.name()));
-        Ok(())
-    }
-
-    fn redraw(&mut self, args: &ViewerArgs) -> anyhow::Result<()> {
-        if self.config.width == 0 || self.config.height == 0 {
-            return Ok(());
-        }
-        let cpu_start = Instant::now();
-        let now = Instant::now();
-        let dt = now.duration_since(self.last_frame).as_secs_f32();
-        self.last_frame = now;
-        self.frame_ms
-            .add(self.started.elapsed().as_secs_f64(), dt * 1000.0);
-        if !self.ui.paused {
-            // A long stall (a bake, a drag of the window) must not jump the herd.
-            self.scene_time += dt.min(0.25) * self.ui.playback;
-        }
-        if args.resize_test {
-            self.resize_test_step();
-        }
-        if args.measure_all && self.frames == 0 {
-            self.apply(Action::MeasureAll);
-        }
-        self.update_parity();
-
-        let frame = match self.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(f)
-            | wgpu::CurrentSurfaceTexture::Suboptimal(f) => f,
-            wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {
-                return Ok(());
-            }
-            wgpu::CurrentSurfaceTexture::Outdated => {
-                self.surface.configure(&self.gpu.device, &self.config);
-                return Ok(());
-            }
-            wgpu::CurrentSurfaceTexture::Lost => {
-                log::warn!("surface lost; recreating it");
-                self.surface = self.gpu.instance.create_surface(self.window.clone())?;
-                self.surface.configure(&self.gpu.device, &self.config);
-                return Ok(());
-            }
-            wgpu::CurrentSurfaceTexture::Validation => {
-                anyhow::bail!("the window surface failed validation (see the log above)");
-            }
-        };
-        let view = frame.texture.create_view(&Default::default());
-        let ui_view = frame.texture.create_view(&wgpu::TextureViewDescriptor {
-            label: Some("egui view"),
-            format: Some(self.config.format.remove_srgb_suffix()),
-            ..Default::default()
-        });
-
-        // The UI.
-        let raw_input = self.egui_state.take_egui_input(&self.window);
-        let before = self.ui.clone();
-        let mut actions = Vec::new();
-        let stats = ui::Stats {
-            adapter: &self.gpu.description(),
-            frame_ms: &self.frame_ms,
-            cpu_ms: self.cpu_ms,
-            gpu_ms: self.renderer.gpu_ms(),
-            vat: &self.prepared.vat,
-            model_name: &self.prepared.model.name(),
-            vertices: self.prepared.model.vertex_count(),
-            triangles: self.prepared.model.triangle_count(),
-            capacity: self.renderer.crowd.capacity(),
-            allocations: self.renderer.crowd.allocations,
-            message: self.message.as_deref(),
-            costs: CostsView {
-                costs: self.renderer.costs(),
-                parity: self.parity.map(|(_, p)| p),
-                measure: &self.measure,
-            },
-        };
-        let output = self.egui_ctx.run_ui(raw_input, |ui| {
-            actions = ui::panel(ui, &mut self.ui, &stats);
-        });
-        self.egui_state
-            .handle_platform_output(&self.window, output.platform_output);
-        for action in actions {
-            self.apply(action);
-        }
-        if self.ui.count != before.count
-            && let Err(e) = self.renderer.set_count(self.ui.count)
-        {
-            self.message = Some(e.to_string());
-            self.ui.count = self.renderer.crowd.count();
-        }
-        if self.ui.technique != before.technique {
-            let kind = self.ui.technique;
-            self.switch(kind);
-        }
-        if self.ui.behaviour != before.behaviour {
-            self.renderer.set_behaviour(self.ui.behaviour);
-        }
-        if self.ui.follow_herd
-            && let Some(c) = self.renderer.herd_camera(self.scene_time, 1.0)
-        {
-            self.camera.target = c.target;
-        }
-        if self.ui.vsync != before.vsync {
-            self.config.present_mode = present_mode(self.ui.vsync);
-            self.surface.configure(&self.gpu.device, &self.config);
-        }
-
-        // The scene, then the panel on top.
-        let settings = FrameSettings {
-            time: self.scene_time,
-            playback: 1.0,
-            spread: self.ui.spread,
-            clip: self.ui.clip,
-            interpolate: self.ui.interpolate,
-            stride: 1.0,
-        };
-        let device = &self.gpu.device;
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("frame"),
-        });
-        self.renderer
-            .encode(&mut encoder, &view, &self.camera, &settings);
-
-        let pixels_per_point = egui_winit::pixels_per_point(&self.egui_ctx, &self.window);
-        let screen = egui_wgpu::ScreenDescriptor {
-            size_in_pixels: [self.config.width, self.config.height],
-            pixels_per_point,
-        };
-        let jobs = self.egui_ctx.tessellate(output.shapes, pixels_per_point);
-        let mut textures = output.textures_delta;
-        for (id, deltas) in textures.set.drain() {
-            for delta in &deltas {
-                self.egui_renderer
-                    .update_texture(device, &self.gpu.queue, id, delta);
-            }
-        }
-        let egui_commands = self.egui_renderer.update_buffers(
-            device,
-            &self.gpu.queue,
-            &mut encoder,
-            &jobs,
-            &screen,
-        );
-        {
-            let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("egui pass"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &ui_view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            let mut pass = pass.forget_lifetime();
-            self.egui_renderer.render(&mut pass, &jobs, &screen);
-        }
-        for id in textures.free.drain() {
-            self.egui_renderer.free_texture(&id);
-        }
-        self.gpu
-            .queue
-            .submit(egui_commands.into_iter().chain([encoder.finish()]));
-        self.cpu_ms = Some(cpu_start.elapsed().as_secs_f32() * 1000.0);
-        self.window.pre_present_notify();
-        self.gpu.queue.present(frame);
-        self.renderer.after_submit();
-        self.frames += 1;
-        let measuring = self.measure.running().is_some();
-        if let Some(next) = self
-            .measure
-            .after_frame(Instant::now(), &self.renderer.costs())
-        {
-            self.switch(next);
-        }
-        if measuring && self.measure.running().is_none() {
-            for r in &self.measure.rows {
-                log::info!(
-                    "measure all: {} count {} drawn {} fps {:.2} CPU {:.2} ms GPU {} ms upload {:.1} MB/s memory {} B",
-                    r.kind,
-                    r.count,
-                    r.drawn,
-                    r.fps,
-                    r.cpu_ms,
-                    r.gpu_ms.map_or("n/a".into(), |g| format!("{g:.2}")),
-                    r.upload_mb_s,
-                    r.memory_bytes
-                );
-            }
-            log::info!("measure all finished");
-        }
         Ok(())
     }
 

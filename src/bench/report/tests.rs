@@ -1,0 +1,129 @@
+//! Unit tests of the report: ratios, tables, CSV and JSON shapes.
+use super::*;
+
+fn p(v: f64) -> Percentiles {
+    Percentiles {
+        p50: v,
+        p90: v * 1.1,
+        p99: v * 1.2,
+    }
+}
+
+fn result(technique: &str, count: u32, cpu: f64, wall: f64, gpu: Option<f64>) -> RunResult {
+    RunResult {
+        technique: technique.into(),
+        count,
+        drawn: count,
+        cap: None,
+        morphs_ignored: false,
+        frames: 3,
+        cpu_ms: p(cpu),
+        gpu_ms: gpu.map(p),
+        wall_ms: p(wall),
+        technique_cpu_ms: p(cpu / 2.0),
+        behaviour_cpu_ms: p(0.0),
+        upload_bytes_per_frame: 0,
+        gpu_memory_bytes: 1,
+    }
+}
+
+fn report(results: Vec<RunResult>) -> BenchReport {
+    let mut r = BenchReport {
+        adapter: AdapterReport {
+            name: "test".into(),
+            backend: "Vulkan".into(),
+            device_type: "Cpu".into(),
+            driver: "x".into(),
+        },
+        model: ModelReport {
+            name: "horse".into(),
+            vertices: 1,
+            triangles: 1,
+            joints: 1,
+            clips: 1,
+            vat_bytes: 1,
+            precision: "f16".into(),
+            bake_ms: 1.0,
+        },
+        size: [64, 64],
+        frames: 3,
+        warmup: 1,
+        techniques_available: vec!["vat".into()],
+        results,
+        ratios: Ratios::default(),
+        skipped: Vec::new(),
+    };
+    r.compute_ratios();
+    r
+}
+
+#[test]
+fn ratio_arithmetic() {
+    let r = report(vec![
+        result("vat", 100, 2.0, 10.0, Some(4.0)),
+        result("skinning", 100, 8.0, 30.0, Some(6.0)),
+        result("static", 100, 1.0, 8.0, None),
+        result("vat", 1000, 3.0, 40.0, Some(20.0)),
+        result("skinning", 1000, 60.0, 200.0, Some(30.0)),
+    ]);
+    let s = &r.ratios.skinning_over_vat;
+    assert_eq!(s.len(), 2);
+    assert_eq!(
+        s[0],
+        RatioAtCount {
+            count: 100,
+            wall_ms: Some(3.0),
+            cpu_ms: Some(4.0),
+            gpu_ms: Some(1.5)
+        }
+    );
+    assert_eq!(s[1].count, 1000);
+    assert_eq!(s[1].wall_ms, Some(5.0));
+    assert_eq!(s[1].cpu_ms, Some(20.0));
+    // Static was measured at 100 only, without GPU time.
+    let v = &r.ratios.vat_over_static;
+    assert_eq!(v.len(), 1);
+    assert_eq!(v[0].wall_ms, Some(1.25));
+    assert_eq!(v[0].cpu_ms, Some(2.0));
+    assert_eq!(v[0].gpu_ms, None);
+    let scale = r
+        .ratios
+        .vat_cpu_largest_over_smallest
+        .as_ref()
+        .expect("vat at two counts");
+    assert_eq!((scale.smallest_count, scale.largest_count), (100, 1000));
+    assert_eq!(scale.ratio, Some(1.5));
+}
+
+#[test]
+fn missing_techniques_give_no_ratios() {
+    let r = report(vec![result("vat", 10, 1.0, 1.0, None)]);
+    assert!(r.ratios.skinning_over_vat.is_empty());
+    assert!(r.ratios.vat_over_static.is_empty());
+    assert_eq!(r.ratios.vat_cpu_largest_over_smallest, None);
+    assert!(r.text().contains("n/a"));
+}
+
+#[test]
+fn csv_has_a_row_per_result() {
+    let r = report(vec![
+        result("vat", 10, 1.0, 2.0, None),
+        result("vat", 20, 1.0, 2.0, Some(0.5)),
+    ]);
+    let csv = r.csv();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 3);
+    let columns = lines[0].split(',').count();
+    assert!(lines.iter().all(|l| l.split(',').count() == columns));
+    assert!(lines[1].contains(",,"), "no GPU time leaves cells empty");
+}
+
+#[test]
+fn json_round_trips() {
+    let r = report(vec![result("vat", 10, 1.0, 2.0, None)]);
+    let text = serde_json::to_string(&r).expect("serializable");
+    let back: BenchReport = serde_json::from_str(&text).expect("parses");
+    assert_eq!(back, r);
+    let v: serde_json::Value = serde_json::from_str(&text).expect("parses");
+    assert!(v["results"][0]["gpu_ms"].is_null());
+}
