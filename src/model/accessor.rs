@@ -4,6 +4,7 @@
 
 use super::ImportError;
 use gltf::Document;
+use gltf::accessor::{DataType, Dimensions};
 use gltf::buffer::Data;
 use std::path::Path;
 
@@ -79,6 +80,33 @@ pub fn validate_all(file: &Path, doc: &Document, buffers: &[Data]) -> Result<(),
         }
     }
     Ok(())
+}
+
+/// Checks that an accessor has the element layout a reader of the gltf crate
+/// assumes for `what`. The crate checks this only with debug assertions, and
+/// reads the wrong number of bytes per element (or panics) without them.
+pub fn require(
+    file: &Path,
+    what: &str,
+    accessor: &gltf::Accessor,
+    dimensions: Dimensions,
+    types: &[DataType],
+) -> Result<(), ImportError> {
+    if accessor.dimensions() == dimensions && types.contains(&accessor.data_type()) {
+        return Ok(());
+    }
+    let allowed: Vec<String> = types.iter().map(|t| format!("{t:?}")).collect();
+    Err(ImportError::Accessor {
+        file: file.to_owned(),
+        what: what.to_owned(),
+        accessor: accessor.index(),
+        problem: format!(
+            "is {:?} {:?} but must be {dimensions:?} of {}",
+            accessor.data_type(),
+            accessor.dimensions(),
+            allowed.join(" or ")
+        ),
+    })
 }
 
 /// Collects a reader's items, failing when the reader is missing or yields a
