@@ -1,11 +1,12 @@
 //! One crafted file per problem `tests/fuzz_import.rs` found: each used to
-//! panic inside the gltf crate (caught only by the importer's last net), and
-//! must now be a checked error naming the file.
+//! panic inside the gltf crate (caught only by the importer's last net) or
+//! in the bake, and must now be a checked error naming the file or model.
 
 mod common;
 
 use common::MiniGltf;
 use serde_json::{Value, json};
+use stampede::vat::{self, BakeOptions};
 use stampede::{ImportError, Model};
 
 /// Imports and returns the error, which must be checked and name the file.
@@ -130,5 +131,24 @@ fn accessors_whose_type_does_not_fit_their_use() {
         doc["skins"] = json!([{"joints": [0]}]);
         let text = refused(name, &serde_json::to_vec(&doc).unwrap()).to_string();
         assert!(text.contains("is F32 Vec3 but must be"), "{text}");
+    }
+}
+
+#[test]
+fn a_clip_of_1e30_seconds_is_refused_by_the_bake() {
+    let output = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0];
+    let bytes = animated(&[0.0, 1.0e30], &output, "VEC3", translation(), position());
+    let model = Model::from_slice(&bytes, "long-clip.gltf").unwrap();
+    for align_to_keys in [true, false] {
+        let options = BakeOptions {
+            align_to_keys,
+            ..BakeOptions::default()
+        };
+        let err = vat::bake(&model, &options).expect_err("the clip cannot fit");
+        let text = err.to_string();
+        assert!(
+            text.contains("long-clip") && text.contains("'Walk'"),
+            "{text}"
+        );
     }
 }
