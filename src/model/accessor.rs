@@ -11,6 +11,7 @@ use std::path::Path;
 /// Checks that every accessor's elements lie inside its buffer view and every
 /// view inside its buffer.
 pub fn validate_all(file: &Path, doc: &Document, buffers: &[Data]) -> Result<(), ImportError> {
+    let buffer_bytes: usize = buffers.iter().map(|b| b.len()).sum();
     for view in doc.views() {
         let buffer = view.buffer().index();
         let len = buffers.get(buffer).map_or(0, |b| b.len());
@@ -60,6 +61,16 @@ pub fn validate_all(file: &Path, doc: &Document, buffers: &[Data]) -> Result<(),
                     view.length()
                 )));
             }
+        } else if accessor.count() > buffer_bytes {
+            // Without a view the elements are zeros (plus sparse values), so
+            // nothing in the file backs the count: a file of a few bytes
+            // could claim 2^30 vertices. Every real use (a sparse morph
+            // target beside the POSITION data it changes) stays far below
+            // one element per byte of the file's buffers.
+            return Err(err(format!(
+                "has no buffer view but claims {} elements, more than the {buffer_bytes} bytes of the file's buffers could describe",
+                accessor.count()
+            )));
         }
         if let Some(sparse) = accessor.sparse() {
             let n = sparse.count();
