@@ -4,12 +4,14 @@
 
 use super::ImportError;
 use gltf::Document;
+use gltf::accessor::{DataType, Dimensions};
 use gltf::buffer::Data;
 use std::path::Path;
 
 /// Checks that every accessor's elements lie inside its buffer view and every
 /// view inside its buffer.
 pub fn validate_all(file: &Path, doc: &Document, buffers: &[Data]) -> Result<(), ImportError> {
+    let buffer_bytes: usize = buffers.iter().map(|b| b.len()).sum();
     for view in doc.views() {
         let buffer = view.buffer().index();
         let len = buffers.get(buffer).map_or(0, |b| b.len());
@@ -59,6 +61,16 @@ pub fn validate_all(file: &Path, doc: &Document, buffers: &[Data]) -> Result<(),
                     view.length()
                 )));
             }
+        } else if accessor.count() > buffer_bytes {
+            // Without a view the elements are zeros (plus sparse values), so
+            // nothing in the file backs the count: a file of a few bytes
+            // could claim 2^30 vertices. Every real use (a sparse morph
+            // target beside the POSITION data it changes) stays far below
+            // one element per byte of the file's buffers.
+            return Err(err(format!(
+                "has no buffer view but claims {} elements, more than the {buffer_bytes} bytes of the file's buffers could describe",
+                accessor.count()
+            )));
         }
         if let Some(sparse) = accessor.sparse() {
             let n = sparse.count();
@@ -79,6 +91,33 @@ pub fn validate_all(file: &Path, doc: &Document, buffers: &[Data]) -> Result<(),
         }
     }
     Ok(())
+}
+
+/// Checks that an accessor has the element layout a reader of the gltf crate
+/// assumes for `what`. The crate checks this only with debug assertions, and
+/// reads the wrong number of bytes per element (or panics) without them.
+pub fn require(
+    file: &Path,
+    what: &str,
+    accessor: &gltf::Accessor,
+    dimensions: Dimensions,
+    types: &[DataType],
+) -> Result<(), ImportError> {
+    if accessor.dimensions() == dimensions && types.contains(&accessor.data_type()) {
+        return Ok(());
+    }
+    let allowed: Vec<String> = types.iter().map(|t| format!("{t:?}")).collect();
+    Err(ImportError::Accessor {
+        file: file.to_owned(),
+        what: what.to_owned(),
+        accessor: accessor.index(),
+        problem: format!(
+            "is {:?} {:?} but must be {dimensions:?} of {}",
+            accessor.data_type(),
+            accessor.dimensions(),
+            allowed.join(" or ")
+        ),
+    })
 }
 
 /// Collects a reader's items, failing when the reader is missing or yields a

@@ -1,13 +1,15 @@
 //! glTF animations → [`Clip`]s, with the keyframe checks that keep the
 //! sampler from ever seeing NaN or unordered times.
 
-use super::accessor::collect;
+use super::accessor::{collect, require};
 use super::{ImportError, Node};
 use crate::anim::{Channel, Clip, Interpolation, Path as ChannelPath};
 use gltf::Document;
+use gltf::accessor::{DataType, Dimensions};
 use gltf::animation::util::ReadOutputs;
 use gltf::animation::{Interpolation as GltfInterpolation, Property};
 use gltf::buffer::Data;
+use gltf::json::validation::Checked;
 use std::path::Path;
 
 pub fn read_clips(
@@ -30,9 +32,48 @@ pub fn read_clips(
                 channel: ci,
                 problem,
             };
+            // gltf's validation skips channel targets, and its accessors
+            // unwrap them: check them on the JSON first.
+            let target = &doc.as_json().animations[anim.index()].channels[ci].target;
+            let node = target.node.value();
+            if node >= nodes.len() {
+                return Err(err(format!(
+                    "targets node {node} but the file has {} nodes",
+                    nodes.len()
+                )));
+            }
+            let property = match target.path {
+                Checked::Valid(p) => p,
+                Checked::Invalid => return Err(err("has an unknown target path".into())),
+            };
             let reader = channel.reader(|b| buffers.get(b.index()).map(|d| &d.0[..]));
             let sampler = channel.sampler();
-            let node = channel.target().node().index();
+            require(
+                file,
+                "animation input",
+                &sampler.input(),
+                Dimensions::Scalar,
+                &[DataType::F32],
+            )?;
+            let any = [
+                DataType::I8,
+                DataType::U8,
+                DataType::I16,
+                DataType::U16,
+                DataType::F32,
+            ];
+            let (dimensions, types) = match property {
+                Property::Translation | Property::Scale => (Dimensions::Vec3, &any[4..]),
+                Property::Rotation => (Dimensions::Vec4, &any[..]),
+                Property::MorphTargetWeights => (Dimensions::Scalar, &any[..]),
+            };
+            require(
+                file,
+                "animation output",
+                &sampler.output(),
+                dimensions,
+                types,
+            )?;
             let times = collect(
                 file,
                 "animation input",
@@ -59,7 +100,7 @@ pub fn read_clips(
                 None => return Err(err("its output cannot be read".into())),
             };
             debug_assert_eq!(
-                channel.target().property() == Property::MorphTargetWeights,
+                property == Property::MorphTargetWeights,
                 path == ChannelPath::Weights
             );
             if let Some(k) = values.iter().position(|v| !v.is_finite()) {

@@ -16,6 +16,8 @@ pub enum ImportError {
         #[source]
         source: gltf::Error,
     },
+    #[error("{file}: not a valid GLB file: {problem}")]
+    Glb { file: PathBuf, problem: String },
     #[error("{file}: the file has no scene with a triangle mesh in it")]
     NoMesh { file: PathBuf },
     #[error("{file}: {what}: accessor {accessor} {problem}")]

@@ -7,6 +7,8 @@ use super::clips;
 use super::primitive::{PaletteBuilder, PrimitiveReader};
 use super::{Image, ImportError, ImportStats, Material, Model, Node, TextureRef};
 use glam::{Quat, Vec3, Vec4};
+use gltf::json::mesh::Semantic;
+use gltf::json::validation::Checked;
 use gltf::{Document, Gltf};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -51,7 +53,7 @@ fn import(bytes: &[u8], file: &Path) -> Result<Model, ImportError> {
         file: file.to_owned(),
         source,
     };
-    let Gltf { document, blob } = Gltf::from_slice(bytes).map_err(gltf_err)?;
+    let Gltf { document, blob } = parse(bytes, file)?;
     let mut warnings = Vec::new();
     let mut stats = ImportStats::default();
     check_extensions(file, &document, &mut stats, &mut warnings)?;
@@ -186,6 +188,52 @@ fn import(bytes: &[u8], file: &Path) -> Result<Model, ImportError> {
         ));
     }
     Ok(model)
+}
+
+/// `Gltf::from_slice`, with the checks the gltf crate needs to have been
+/// made before it can parse or validate without panicking.
+fn parse(bytes: &[u8], file: &Path) -> Result<Gltf, ImportError> {
+    let gltf_err = |source| ImportError::Gltf {
+        file: file.to_owned(),
+        source,
+    };
+    if let [b'g', b'l', b'T', b'F', _, _, _, _, a, b, c, d, ..] = *bytes {
+        // The crate subtracts the 12-byte header from the declared length.
+        let length = u32::from_le_bytes([a, b, c, d]);
+        if length < 12 {
+            return Err(ImportError::Glb {
+                file: file.to_owned(),
+                problem: format!(
+                    "the header declares a total length of {length} bytes, less than the header itself"
+                ),
+            });
+        }
+    }
+    let Gltf { document, blob } = Gltf::from_slice_without_validation(bytes).map_err(gltf_err)?;
+    let json = document.into_json();
+    // The crate's validation reads each POSITION accessor before it checks
+    // that the index exists.
+    for (m, mesh) in json.meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            let position = Checked::Valid(Semantic::Positions);
+            if let Some(index) = primitive.attributes.get(&position)
+                && index.value() >= json.accessors.len()
+            {
+                return Err(ImportError::Primitive {
+                    file: file.to_owned(),
+                    mesh: mesh.name.clone().unwrap_or_else(|| format!("mesh {m}")),
+                    primitive: p,
+                    problem: format!(
+                        "POSITION refers to accessor {} but the file has {} accessors",
+                        index.value(),
+                        json.accessors.len()
+                    ),
+                });
+            }
+        }
+    }
+    let document = Document::from_json(json).map_err(gltf_err)?;
+    Ok(Gltf { document, blob })
 }
 
 fn check_extensions(

@@ -1,7 +1,7 @@
 //! One glTF primitive → a range of the model's vertex stream, plus the joint
 //! palette that all primitives share.
 
-use super::accessor::collect;
+use super::accessor::{collect, require};
 use super::normals::smooth_normals;
 use super::{ImportError, Material, Model, MorphSet, PaletteEntry, Primitive};
 use glam::{Mat4, Vec2, Vec3, Vec4};
@@ -15,6 +15,11 @@ use std::path::Path;
 /// A weight sum further than this from 1 counts as "renormalized" in the
 /// report (every sum is normalized exactly regardless).
 const WEIGHT_SUM_TOLERANCE: f32 = 1e-3;
+
+/// Component types of indices (and, the first two, of JOINTS).
+const UNSIGNED: [DataType; 3] = [DataType::U8, DataType::U16, DataType::U32];
+/// Component types of TEXCOORD and WEIGHTS.
+const NORMALIZED_OR_F32: [DataType; 3] = [DataType::U8, DataType::U16, DataType::F32];
 
 /// Builds the one joint palette of the model: skin joints (deduplicated by
 /// node and inverse bind matrix) and rigid entries for unskinned nodes.
@@ -69,6 +74,7 @@ impl PaletteBuilder {
             Some(acc) => {
                 let reader = skin.reader(|b| buffers.get(b.index()).map(|d| &d.0[..]));
                 let what = format!("inverse bind matrices of skin {}", skin.index());
+                require(file, &what, &acc, Dimensions::Mat4, &[DataType::F32])?;
                 collect(file, &what, &acc, reader.read_inverse_bind_matrices())?
                     .into_iter()
                     .map(|m| Mat4::from_cols_array_2d(&m))
@@ -183,12 +189,15 @@ impl PrimitiveReader<'_> {
 
         // Triangle list in primitive-local indices.
         let raw: Vec<u32> = match prim.indices() {
-            Some(acc) => collect(
-                file,
-                "indices",
-                &acc,
-                reader.read_indices().map(|i| i.into_u32()),
-            )?,
+            Some(acc) => {
+                require(file, "indices", &acc, Dimensions::Scalar, &UNSIGNED)?;
+                collect(
+                    file,
+                    "indices",
+                    &acc,
+                    reader.read_indices().map(|i| i.into_u32()),
+                )?
+            }
             None => (0..n as u32).collect(),
         };
         if let Some(&bad) = raw.iter().find(|&&i| i as usize >= n) {
@@ -222,6 +231,7 @@ impl PrimitiveReader<'_> {
         let uv_set = self.material.base_color_texture.map_or(0, |t| t.uv_set);
         let uvs: Vec<Vec2> = match prim.get(&Semantic::TexCoords(uv_set)) {
             Some(acc) => {
+                require(file, "TEXCOORD", &acc, Dimensions::Vec2, &NORMALIZED_OR_F32)?;
                 model.has_uv = true;
                 collect(
                     file,
@@ -257,6 +267,8 @@ impl PrimitiveReader<'_> {
             ) else {
                 break;
             };
+            require(file, "JOINTS", &ja, Dimensions::Vec4, &UNSIGNED[..2])?;
+            require(file, "WEIGHTS", &wa, Dimensions::Vec4, &NORMALIZED_OR_F32)?;
             let j = collect(
                 file,
                 "JOINTS",
@@ -276,6 +288,20 @@ impl PrimitiveReader<'_> {
         }
         let (joints, weights, skinned) = self.influences(pi, n, &sets, palette, model)?;
 
+        for target in prim.morph_targets() {
+            for acc in [target.positions(), target.normals(), target.tangents()]
+                .into_iter()
+                .flatten()
+            {
+                require(
+                    file,
+                    "morph target",
+                    &acc,
+                    Dimensions::Vec3,
+                    &[DataType::F32],
+                )?;
+            }
+        }
         let targets: Vec<_> = reader.read_morph_targets().collect();
         if !targets.is_empty() {
             let mut set = MorphSet {

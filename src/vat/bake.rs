@@ -315,7 +315,7 @@ fn plan_clip(
             // Frames on the keys: the stored poses are the animator's own,
             // and no lerp cuts the corner at a key.
             Some(keys) if options.align_to_keys => {
-                keys * (at_rate as f32 / keys as f32).round().max(1.0) as u32
+                keys.saturating_mul((at_rate as f32 / keys as f32).round().max(1.0) as u32)
             }
             _ => at_rate,
         }
@@ -342,7 +342,9 @@ fn plan_clip(
         source,
         layer: 0,
         first_row: 0,
-        frame_count: segments + 1,
+        // Saturating: a clip of 1e30 s claims u32::MAX frames, which
+        // `Layout::place` then refuses as too long.
+        frame_count: segments.saturating_add(1),
         fps: if duration > 0.0 {
             segments as f32 / duration
         } else {
