@@ -122,6 +122,19 @@ fn compare(what: &str, rust: &Layout, wgsl: &Layout) -> Vec<String> {
     problems
 }
 
+fn instance_layout() -> Layout {
+    rust_layout!(Instance {
+        lane,
+        phase,
+        scale,
+        time_offset,
+        speed,
+        clip,
+        tint,
+        height
+    })
+}
+
 fn crowd_source() -> String {
     TechniqueKind::Skinning
         .crowd_module()
@@ -165,20 +178,7 @@ fn rust_mirrors_match_their_wgsl_structs() {
                 glide_clip,
             }),
         ),
-        (
-            "Instance",
-            &crowd,
-            rust_layout!(Instance {
-                lane,
-                phase,
-                scale,
-                time_offset,
-                speed,
-                clip,
-                tint,
-                height
-            }),
-        ),
+        ("Instance", &crowd, instance_layout()),
         (
             "VatClip",
             &crowd,
@@ -334,16 +334,7 @@ struct SwappedInstance {
 fn a_field_reordered_on_either_side_is_caught() {
     let crowd = crowd_source();
     let wgsl = wgsl_layout(&crowd, "Instance");
-    let good = rust_layout!(Instance {
-        lane,
-        phase,
-        scale,
-        time_offset,
-        speed,
-        clip,
-        tint,
-        height
-    });
+    let good = instance_layout();
     assert!(compare("Instance", &good, &wgsl).is_empty());
     // Rust reordered.
     let swapped = rust_layout!(SwappedInstance {

@@ -3,7 +3,7 @@
 use super::costs_ui::{self, CostsView};
 use crate::crowd::{BehaviourSettings, MAX_INSTANCES};
 use crate::render::{History, TechniqueKind};
-use crate::vat::Vat;
+use crate::vat::{Precision, Vat};
 
 /// What the panel edits. The window applies the changes after each frame's UI.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,6 +23,8 @@ pub struct UiState {
     pub behaviour: BehaviourSettings,
     /// Keep the camera on the herd's centre as it moves.
     pub follow_herd: bool,
+    /// The VAT's texel precision; changing it bakes the model again.
+    pub precision: Precision,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -153,7 +155,21 @@ pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> Vec<A
             egui::CollapsingHeader::new("Bake").default_open(true).show(ui, |ui| {
                 let vat = stats.vat;
                 ui.label(format!("{}: {} vertices, {} triangles", stats.model_name, stats.vertices, stats.triangles));
-                ui.label(format!("{:.0} fps, {} precision", vat.fps, vat.precision.name()));
+                ui.label(format!("{:.0} fps", vat.fps));
+                ui.horizontal(|ui| {
+                    ui.label("precision");
+                    let before = state.precision;
+                    for p in [Precision::F16, Precision::F32, Precision::Packed] {
+                        ui.selectable_value(&mut state.precision, p, p.name()).on_hover_text(match p {
+                            Precision::F16 => "two RGBA16F textures: 16 bytes a vertex a frame",
+                            Precision::F32 => "two RGBA32F textures: exact, 32 bytes a vertex a frame",
+                            Precision::Packed => "one Rgba16Uint texel: 16-bit position, octahedral normal, 8 bytes",
+                        });
+                    }
+                    if state.precision != before {
+                        actions.push(Action::LoadModel);
+                    }
+                });
                 ui.label(format!(
                     "texture {}×{} × {} layer(s), {} rows/frame",
                     vat.layout.width, vat.layout.height, vat.layout.layers, vat.layout.rows_per_frame

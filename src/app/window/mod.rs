@@ -275,6 +275,7 @@ impl Running {
             paused: false,
             behaviour,
             follow_herd: true,
+            precision: prepared.vat.precision,
         };
         Ok(Self {
             window,
@@ -340,6 +341,7 @@ impl Running {
                 if let Err(e) = self.load(choice) {
                     self.message = Some(format!("{e:#}"));
                     self.ui.model = pick_of(&self.prepared.choice);
+                    self.ui.precision = self.prepared.vat.precision;
                 }
             }
         }
@@ -380,8 +382,7 @@ impl Running {
 
     /// Replaces the model: bake, new renderer, same count and seed.
     fn load(&mut self, choice: ModelChoice) -> anyhow::Result<()> {
-        let vat = &self.prepared.vat;
-        let prepared = load(&choice, vat.fps, vat.precision, None)?;
+        let prepared = load(&choice, self.prepared.vat.fps, self.ui.precision, None)?;
         let config = RendererConfig::for_model(
             &prepared,
             self.config.width.max(1),
