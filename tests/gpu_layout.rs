@@ -147,7 +147,8 @@ fn rust_mirrors_match_their_wgsl_structs() {
                 sky_horizon,
                 ground_bounce,
                 fog,
-                time,
+                time_hi,
+                time_lo,
                 playback,
                 spread,
                 field_radius,
@@ -163,6 +164,7 @@ fn rust_mirrors_match_their_wgsl_structs() {
                 fade,
                 flap_clip,
                 glide_clip,
+                _pad,
             }),
         ),
         (
@@ -240,7 +242,8 @@ fn rust_mirrors_match_their_wgsl_structs() {
                 clips,
                 path_length,
                 spacing,
-                _pad,
+                time,
+                laps,
             }),
         ),
         (
