@@ -20,10 +20,10 @@ struct AnimState {
     weight: f32,
 };
 
-// Clip time of clip `clip_index` for an instance, at `rate` seconds of clip
-// per second of scene time.
-fn behaviour_clip_time(inst: Instance, clip_index: u32, rate: f32) -> f32 {
-    return clip_time(inst, vat_clips[clip_index].duration, rate);
+// Clip time of clip `clip_index` for an instance, at `num / den` seconds of
+// clip per second of scene time.
+fn behaviour_clip_time(inst: Instance, clip_index: u32, num: f32, den: f32) -> f32 {
+    return clip_time(inst, vat_clips[clip_index].duration, num, den);
 }
 
 fn anim_state(index: u32, inst: Instance) -> AnimState {
@@ -32,16 +32,16 @@ fn anim_state(index: u32, inst: Instance) -> AnimState {
     if frame.behaviour != 0u && frame.motion == 0u {
         // The herd. A horse of scale s strides 1/s as often: the same ground
         // speed with planted feet whatever its size.
-        let h = herd_state(index, frame.time * frame.playback);
+        let h = herd_state(index, herd.time);
         a.place.origin = vec3<f32>(h.position.x, frame.ground_y, h.position.y);
         a.place.forward = vec3<f32>(h.forward.x, 0.0, h.forward.y);
         a.place.up = vec3<f32>(0.0, 1.0, 0.0);
         a.clip = min(h.clip, last_clip);
         a.previous = min(h.previous, last_clip);
         a.weight = h.weight;
-        let rate = frame.playback / max(inst.scale, 1e-3);
-        a.time = behaviour_clip_time(inst, a.clip, rate);
-        a.previous_time = behaviour_clip_time(inst, a.previous, rate);
+        let scale = max(inst.scale, 1e-3);
+        a.time = behaviour_clip_time(inst, a.clip, frame.playback, scale);
+        a.previous_time = behaviour_clip_time(inst, a.previous, frame.playback, scale);
         return a;
     }
     if frame.behaviour != 0u && frame.motion == 1u {
@@ -59,8 +59,8 @@ fn anim_state(index: u32, inst: Instance) -> AnimState {
         a.clip = min(frame.flap_clip, last_clip);
         a.previous = min(frame.glide_clip, last_clip);
         a.weight = clamp(b.flap, 0.0, 1.0);
-        a.time = behaviour_clip_time(inst, a.clip, frame.playback);
-        a.previous_time = behaviour_clip_time(inst, a.previous, frame.playback);
+        a.time = behaviour_clip_time(inst, a.clip, frame.playback, 1.0);
+        a.previous_time = behaviour_clip_time(inst, a.previous, frame.playback, 1.0);
         return a;
     }
     let clip_index = instance_clip(inst);

@@ -16,7 +16,11 @@ struct Frame {
     ground_bounce: vec4<f32>,
     // x = fog density, y = fog start distance, z = height falloff.
     fog: vec4<f32>,
-    time: f32,
+    // Scene seconds = time_hi + time_lo (`crowd::scene_time::split_time`):
+    // time_hi is 0 below 256 s; reduce products with a rate by
+    // `scene_cycles` (scene_time.wgsl), never by adding the two.
+    time_hi: f32,
+    time_lo: f32,
     playback: f32,
     spread: f32,
     field_radius: f32,
@@ -40,6 +44,9 @@ struct Frame {
     // The birds' flap and glide clips (behaviour on).
     flap_clip: u32,
     glide_clip: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
 };
 
 // A read-only storage buffer, not a uniform buffer: lavapipe (Mesa 22.x)

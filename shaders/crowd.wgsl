@@ -5,7 +5,7 @@
 // `Instance` is mirrored by `crowd::Instance` (tests/gpu_layout.rs), and
 // `instance_clip` / `instance_clip_time` are the twins of
 // `crowd::instance_clip_time`.
-// requires: common pose
+// requires: common pose scene_time
 
 struct Instance {
     // 0..1 across the track (or the flock's radius).
@@ -58,6 +58,16 @@ fn instance_clip(inst: Instance) -> u32 {
     return min(frame.clip, frame.clip_count - 1u);
 }
 
+// The radius of an instance's loop (behaviour off): its flock circle or
+// its lane of the ring track.
+fn loop_radius(inst: Instance) -> f32 {
+    let big_r = max(frame.field_radius, 1e-3);
+    if frame.motion == 1u {
+        return big_r * (0.35 + 0.65 * inst.lane);
+    }
+    return big_r * (0.62 + 0.38 * inst.lane);
+}
+
 // Where an instance is at time `time`, having covered `dist` model units.
 fn place(inst: Instance, dist: f32) -> Placement {
     var p: Placement;
@@ -65,7 +75,7 @@ fn place(inst: Instance, dist: f32) -> Placement {
     let big_r = max(frame.field_radius, 1e-3);
     if frame.motion == 1u {
         // A flock: circles at different radii and heights, undulating.
-        let r = big_r * (0.35 + 0.65 * inst.lane);
+        let r = loop_radius(inst);
         let a = inst.phase + dist / r;
         let size = frame.model_size;
         let wave = 3.0 * a + inst.phase * 5.0;
@@ -81,7 +91,7 @@ fn place(inst: Instance, dist: f32) -> Placement {
         p.up = normalize(vec3<f32>(0.0, 1.0, 0.0) + inward * 0.35);
     } else if frame.motion == 0u {
         // A herd galloping counter-clockwise around a wide ring track.
-        let r = big_r * (0.62 + 0.38 * inst.lane);
+        let r = loop_radius(inst);
         let a = inst.phase + dist / r;
         p.origin = vec3<f32>(cos(a) * r, frame.ground_y, sin(a) * r);
         p.forward = vec3<f32>(-sin(a), 0.0, cos(a));
@@ -98,22 +108,37 @@ fn place(inst: Instance, dist: f32) -> Placement {
 // Clip time of an instance (seconds, before wrapping). Clip time and ground
 // distance scale together, so feet do not slide.
 fn instance_clip_time(inst: Instance, clip: VatClip) -> f32 {
-    return clip_time(inst, clip.duration, frame.playback * inst.speed);
+    return clip_time(inst, clip.duration, frame.playback * inst.speed, 1.0);
 }
 
-// The one clip-time formula: `rate` seconds of clip per second of scene
-// time, plus the instance's offset into a clip `duration` long (the twin of
-// `crowd::clip_time::clip_time`).
-fn clip_time(inst: Instance, duration: f32, rate: f32) -> f32 {
-    return frame.time * rate + inst.time_offset * frame.spread * duration;
+// The one clip-time formula: `num / den` seconds of clip per second of
+// scene time, plus the instance's offset into a clip `duration` long (the
+// twin of `crowd::clip_time::clip_time`). From 256 s on (time_hi > 0) the
+// time's part is reduced modulo the clip by `scene_cycles`, keeping one
+// duration past the end (or before the start) so clips that clamp still do.
+fn clip_time(inst: Instance, duration: f32, num: f32, den: f32) -> f32 {
+    let rate = num / den;
+    let offset = inst.time_offset * frame.spread * duration;
+    if frame.time_hi == 0.0 || !(duration > 0.0) {
+        return frame.time_lo * rate + offset;
+    }
+    let whole = frame.time_hi * rate + frame.time_lo * rate;
+    let laps = clamp(floor(whole / duration), -1.0, 1.0);
+    let cycles = scene_cycles(frame.time_hi, frame.time_lo, num, den * duration);
+    return cycles * duration + laps * duration + offset;
 }
 
 // Where an instance is with behaviour off: on its loop, having covered the
-// distance its clip's ground speed gives.
+// distance its clip's ground speed gives (from 256 s on, reduced modulo
+// the loop's length by `scene_cycles`).
 fn loop_placement(inst: Instance, clip: VatClip) -> Placement {
     let rate = frame.playback * inst.speed;
-    let dist = frame.time * rate * clip.ground_speed * frame.stride * inst.scale;
-    return place(inst, dist);
+    if frame.time_hi == 0.0 {
+        return place(inst, frame.time_lo * rate * clip.ground_speed * frame.stride * inst.scale);
+    }
+    let lap = 6.2831855 * loop_radius(inst);
+    let speed = rate * clip.ground_speed * frame.stride * inst.scale;
+    return place(inst, scene_cycles(frame.time_hi, frame.time_lo, speed, lap) * lap);
 }
 
 // Places a posed vertex (model space) in the world and fills the outputs.

@@ -8,7 +8,8 @@
 struct HerdTable {
     // Gait (0 walk, 1 gallop, 2 idle) of segment first + j, four per vec4.
     gaits: array<vec4<u32>, 4>,
-    // Herd distance at the start of segment first + j.
+    // Herd distance at the start of segment first + j, after `laps` whole
+    // laps of the path.
     starts: array<vec4<f32>, 4>,
     first: i32,
     segment: f32,
@@ -20,8 +21,10 @@ struct HerdTable {
     clips: vec4<u32>,
     path_length: f32,
     spacing: f32,
-    _pad0: f32,
-    _pad1: f32,
+    // This frame's herd time, seconds after segment `first` starts: the
+    // GPU only sees times and distances relative to the table.
+    time: f32,
+    laps: u32,
 };
 
 @group(2) @binding(3) var<uniform> herd: HerdTable;
@@ -43,6 +46,7 @@ struct HerdState {
     previous: u32,
     // Weight of `clip` (1 = fully the current clip).
     weight: f32,
+    // Distance after the table's whole laps.
     distance: f32,
 };
 
@@ -87,13 +91,15 @@ fn herd_start(j: u32) -> f32 {
     return herd.starts[j / 4u][j % 4u];
 }
 
-// Horse `index` at herd time `t` (the CPU twin is `Herd::instance`).
+// Horse `index` at herd time `t`, seconds after the start of the table's
+// segment `first` (the frame's is `herd.time`; the CPU twin is
+// `Herd::instance_local`).
 fn herd_state(index: u32, t: f32) -> HerdState {
     let slot = formation_slot(index, herd.spacing);
     let lag = clamp(-slot.y / max(herd.lag_speed, 1e-6), -herd.speeds.w, herd.speeds.w);
     let tau = t - lag;
     let k = floor(tau / herd.segment);
-    let j = u32(clamp(i32(k) - herd.first, 1, HERD_SEGMENTS - 1));
+    let j = u32(clamp(i32(k), 1, HERD_SEGMENTS - 1));
     let local = tau - k * herd.segment;
     let g0 = min(herd_gait(j - 1u), 2u);
     let g1 = min(herd_gait(j), 2u);

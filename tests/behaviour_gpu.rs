@@ -180,12 +180,13 @@ fn test_main(@builtin(global_invocation_id) id: vec3<u32>) {
 }
 "#;
 
-/// `herd_state` on the GPU is `Herd::instance` on the CPU: a few hundred
-/// horses at several times, including crossfades and lags that put horses
-/// of one frame in different schedule segments. Positions within 1e-3 of
-/// the spacing, clips equal, weights within 1e-4. Fails when the WGSL
-/// mirror drifts from the Rust (table layout, formation, path lookup,
-/// speed ramp).
+/// `herd_state` on the GPU is `Herd::instance` on the CPU (f64 times and
+/// distances): a few hundred horses at several times, in the first
+/// minutes and at day 30, including crossfades and lags that put horses of
+/// one frame in different schedule segments. Positions and distances within
+/// 1e-3 of the spacing, clips equal, weights within 1e-4. Fails when the
+/// WGSL mirror drifts from the Rust (table layout, formation, path lookup,
+/// speed ramp) or loses precision at long uptimes.
 #[test]
 fn herd_state_on_the_gpu_equals_the_cpu_herd() {
     let Some(gpu) = common::gpu_or_skip("herd_state") else {
@@ -220,7 +221,11 @@ fn herd_state_on_the_gpu_equals_the_cpu_herd() {
         usage: wgpu::BufferUsages::STORAGE,
     });
     let (mut fading, mut segments_split, mut checked) = (0, 0, 0);
-    for t in [0.4, 5.93, 6.1, 13.7, 31.02, 60.15, 97.3] {
+    // Herd seconds from the start, and at day 30 (the table's relative
+    // times and distances: an f32 herd time moves in 0.25 s steps there).
+    let day_30 = 2_592_000.0;
+    let times = [0.4, 5.93, 6.1, 13.7, 31.02, 60.15, 97.3];
+    for t in times.into_iter().chain(times.map(|t| day_30 + t)) {
         let table: HerdTable = herd.table(t);
         let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("herd test table"),
@@ -241,7 +246,9 @@ fn herd_state_on_the_gpu_equals_the_cpu_herd() {
                 },
             ],
         });
-        let queries: Vec<[u32; 2]> = (0..count).map(|i| [i, t.to_bits()]).collect();
+        // The GPU gets the time relative to the table, as `anim_state` does.
+        let local = table.local_time(t);
+        let queries: Vec<[u32; 2]> = (0..count).map(|i| [i, local.to_bits()]).collect();
         let source = format!(
             "{}\n{}",
             shaders::HERD.source().expect("composes"),
@@ -269,6 +276,12 @@ fn herd_state_on_the_gpu_equals_the_cpu_herd() {
                 cpu.position,
                 cpu.distance
             );
+            let gpu_distance = table.base_distance() + distance as f64;
+            assert!(
+                (gpu_distance - cpu.distance).abs() <= 1e-3 * params.spacing as f64,
+                "t {t} horse {i}: distance {gpu_distance} vs {}",
+                cpu.distance
+            );
             assert!(
                 Vec2::new(fx, fz).distance(cpu.forward) < 1e-3,
                 "t {t} horse {i}: heading"
@@ -291,7 +304,7 @@ fn herd_state_on_the_gpu_equals_the_cpu_herd() {
                 fading += 1;
             }
             let lag = -formation_slot(i, params.spacing).y / params.lag_speed;
-            segs.insert(((t - lag) / params.segment).floor() as i64);
+            segs.insert(((t - lag as f64) / params.segment as f64).floor() as i64);
             checked += 1;
         }
         if segs.len() > 1 {
@@ -315,7 +328,7 @@ fn behaviour_view(choice: ModelChoice, count: u32, size: (u32, u32)) -> Option<(
     Some((view, prepared))
 }
 
-fn frame_at(view: &mut Headless, prepared: &Loaded, time: f32) -> FrameSettings {
+fn frame_at(view: &mut Headless, prepared: &Loaded, time: f64) -> FrameSettings {
     let s = FrameSettings {
         time,
         clip: prepared.clip,

@@ -42,7 +42,7 @@ fn setup() -> Option<(Headless, String, u32, f32)> {
     ))
 }
 
-fn settings(time: f32, clip: u32) -> FrameSettings {
+fn settings(time: f64, clip: u32) -> FrameSettings {
     FrameSettings {
         time,
         clip: Some(clip),
@@ -85,7 +85,7 @@ fn interpolation_shows_in_between_poses() {
     };
     let at = |view: &mut Headless, t: f32, interpolate: bool| {
         view.render(&FrameSettings {
-            time: t,
+            time: t as f64,
             interpolate,
             ..base
         })

@@ -69,7 +69,7 @@ fn memory_stays_flat_over_many_frames() {
     let mut render = |view: &mut Headless, n: u32| {
         for _ in 0..n {
             let settings = FrameSettings {
-                time: frame as f32 / 60.0,
+                time: frame as f64 / 60.0,
                 clip: None,
                 ..FrameSettings::default()
             };

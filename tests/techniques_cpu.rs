@@ -4,6 +4,7 @@
 use clap::ValueEnum;
 use stampede::crowd::anim::BehaviourView;
 use stampede::crowd::parity::{pose_parity, vat_position};
+use stampede::crowd::scene_time::split_time;
 use stampede::crowd::{CLIP_MIXED, FrameUniform};
 use stampede::crowd::{generate, instance_clip_time, pose_time};
 use stampede::render::TechniqueKind;
@@ -21,9 +22,11 @@ fn technique_names_parse_on_the_command_line() {
     assert!(TechniqueKind::from_str("bone_texture", false).is_err());
 }
 
-fn frame(time: f32, clip: u32, clip_count: u32, spread: f32) -> FrameUniform {
+fn frame(time: f64, clip: u32, clip_count: u32, spread: f32) -> FrameUniform {
+    let (time_hi, time_lo) = split_time(time);
     FrameUniform {
-        time,
+        time_hi,
+        time_lo,
         playback: 1.0,
         spread,
         clip,
@@ -47,6 +50,18 @@ fn clip_time_mirror_follows_the_shader_formula() {
     let (c, t) = instance_clip_time(&inst, &frame(0.0, CLIP_MIXED, n, 1.0), &vat.clips);
     assert_eq!(c as u32, inst.clip % n);
     assert!((t - inst.time_offset * vat.clips[c].duration).abs() < 1e-6);
+    // Day 30: the clip time is the instant f64 says (to 1e-4 s; an f32
+    // time was up to 0.125 s off), kept past the end so a clip that clamps
+    // still does.
+    let day_30 = 2_592_000.0 + 0.4;
+    let (c, t) = instance_clip_time(&inst, &frame(day_30, 0, n, 0.0), &vat.clips);
+    let d = vat.clips[c].duration as f64;
+    let exact = (day_30 * inst.speed as f64).rem_euclid(d);
+    let off = ((t as f64 - exact).rem_euclid(d) + d / 2.0).rem_euclid(d) - d / 2.0;
+    assert!(
+        t as f64 >= d && off.abs() < 1e-4,
+        "day 30: {t} vs {exact} (mod {d})"
+    );
     // The pose time wraps like the VAT.
     let clip = &vat.clips[0];
     if clip.looping {

@@ -36,7 +36,7 @@ pub struct ViewerArgs {
     pub screenshot: Option<PathBuf>,
     /// Scene time in seconds for --screenshot.
     #[arg(long, default_value_t = 2.0)]
-    pub time: f32,
+    pub time: f64,
     /// Open no window at all (needs --screenshot).
     #[arg(long)]
     pub headless: bool,

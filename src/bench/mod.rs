@@ -125,7 +125,7 @@ impl Frame<'_> {
     /// Renders frame `index`; returns (cpu, gpu, wall) milliseconds.
     fn render(&self, renderer: &mut Renderer, index: u32) -> (f64, Option<f64>, f64) {
         let settings = FrameSettings {
-            time: index as f32 * FRAME_STEP_S,
+            time: index as f64 * FRAME_STEP_S as f64,
             clip: self.clip,
             ..FrameSettings::default()
         };

@@ -176,12 +176,12 @@ fn clip_pose(
     clip: u32,
     inst: &Instance,
     frame: &FrameUniform,
-    rate: f32,
+    (num, den): (f32, f32),
 ) -> ClipTime {
     let last = frame.clip_count.max(1) - 1;
     match clips.get(clip.min(last) as usize) {
         Some(c) => {
-            let t = clip_time(inst, frame, c.duration, rate);
+            let t = clip_time(inst, frame, c.duration, num, den);
             (c.source, pose_time(c, t))
         }
         None => (None, 0.0),
@@ -199,8 +199,8 @@ pub fn instance_anim(
 ) -> AnimClips {
     match view {
         BehaviourView::Herd { herd, table } if frame.behaviour != 0 => {
-            let h = herd.instance(table, index, frame.time * frame.playback);
-            let rate = frame.playback / inst.scale.max(1e-3);
+            let h = herd.instance_local(table, index, table.time);
+            let rate = (frame.playback, inst.scale.max(1e-3));
             AnimClips {
                 previous: clip_pose(clips, h.previous, inst, frame, rate),
                 current: clip_pose(clips, h.clip, inst, frame, rate),
@@ -208,8 +208,8 @@ pub fn instance_anim(
             }
         }
         BehaviourView::Flock { flap, glide } if frame.behaviour != 0 => AnimClips {
-            previous: clip_pose(clips, glide, inst, frame, frame.playback),
-            current: clip_pose(clips, flap, inst, frame, frame.playback),
+            previous: clip_pose(clips, glide, inst, frame, (frame.playback, 1.0)),
+            current: clip_pose(clips, flap, inst, frame, (frame.playback, 1.0)),
             weight: 1.0,
         },
         _ => {

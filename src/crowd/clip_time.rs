@@ -4,6 +4,7 @@
 
 use super::frame::{CLIP_MIXED, FrameUniform};
 use super::instance::Instance;
+use super::scene_time::scene_cycles;
 use crate::pose_batch::ClipTime;
 use crate::vat::VatClip;
 
@@ -25,15 +26,26 @@ pub fn instance_clip_time(
     let duration = clips.get(clip).map_or(0.0, |c| c.duration);
     (
         clip,
-        clip_time(inst, frame, duration, frame.playback * inst.speed),
+        clip_time(inst, frame, duration, frame.playback * inst.speed, 1.0),
     )
 }
 
-/// The one clip-time formula: `rate` seconds of clip per second of scene
-/// time, plus the instance's offset into a clip `duration` long (the twin of
-/// `clip_time` in shaders/crowd.wgsl).
-pub fn clip_time(inst: &Instance, frame: &FrameUniform, duration: f32, rate: f32) -> f32 {
-    frame.time * rate + inst.time_offset * frame.spread * duration
+/// The one clip-time formula: `num / den` seconds of clip per second of
+/// scene time, plus the instance's offset into a clip `duration` long (the
+/// twin of `clip_time` in shaders/crowd.wgsl). From 256 s on
+/// (`time_hi > 0`) the time's part is reduced modulo the clip by
+/// [`scene_cycles`], keeping one duration past the end (or before the
+/// start) so clips that clamp still do.
+pub fn clip_time(inst: &Instance, frame: &FrameUniform, duration: f32, num: f32, den: f32) -> f32 {
+    let rate = num / den;
+    let offset = inst.time_offset * frame.spread * duration;
+    if frame.time_hi == 0.0 || duration.is_nan() || duration <= 0.0 {
+        return frame.time_lo * rate + offset;
+    }
+    let whole = frame.time_hi * rate + frame.time_lo * rate;
+    let laps = (whole / duration).floor().clamp(-1.0, 1.0);
+    let cycles = scene_cycles(frame.time_hi, frame.time_lo, num, den * duration);
+    cycles * duration + laps * duration + offset
 }
 
 /// The clip time to sample a pose at for VAT clip time `t`: wrapped for a

@@ -1,6 +1,7 @@
 //! What changes from frame to frame, as plain data: the settings the viewer
 //! and the tools set, and the one uniform every shader reads them from.
 
+use super::scene_time::split_time;
 use super::spec::CrowdSpec;
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
@@ -19,7 +20,12 @@ pub struct FrameUniform {
     pub sky_horizon: [f32; 4],
     pub ground_bounce: [f32; 4],
     pub fog: [f32; 4],
-    pub time: f32,
+    /// Scene seconds = `time_hi + time_lo`, split by
+    /// [`split_time`](super::scene_time::split_time) (`time_hi` is 0 below
+    /// 256 s). Reduce products with a rate by
+    /// [`scene_cycles`](super::scene_time::scene_cycles).
+    pub time_hi: f32,
+    pub time_lo: f32,
     pub playback: f32,
     pub spread: f32,
     pub field_radius: f32,
@@ -37,17 +43,27 @@ pub struct FrameUniform {
     pub fade: f32,
     pub flap_clip: u32,
     pub glide_clip: u32,
+    pub _pad: [u32; 3],
 }
-const _: () = assert!(std::mem::size_of::<FrameUniform>() == 304);
+const _: () = assert!(std::mem::size_of::<FrameUniform>() == 320);
 
 /// `FrameUniform::clip` value meaning "each instance plays its own clip".
 pub const CLIP_MIXED: u32 = u32::MAX;
 
+impl FrameUniform {
+    /// The scene time the frame carries, `time_hi + time_lo` in f64 (within
+    /// f32's rounding of `time_lo` of what the CPU had).
+    pub fn time(&self) -> f64 {
+        self.time_hi as f64 + self.time_lo as f64
+    }
+}
+
 /// What changes from frame to frame (all of it lands in one uniform).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FrameSettings {
-    /// Seconds of scene time.
-    pub time: f32,
+    /// Seconds of scene time (f64: an f32 would step by 1/16 s after 11
+    /// days).
+    pub time: f64,
     /// Animation and motion speed multiplier.
     pub playback: f32,
     /// 0 = every instance in step, 1 = random phases over a whole clip.
@@ -83,6 +99,7 @@ pub fn frame_uniform(
 ) -> FrameUniform {
     let field_radius = spec.field_radius(count);
     let size = spec.model_size.max(1e-3);
+    let (time_hi, time_lo) = split_time(settings.time);
     let sun = Vec3::new(-0.45, 0.62, 0.38).normalize();
     FrameUniform {
         view_proj: view_proj.to_cols_array_2d(),
@@ -100,7 +117,8 @@ pub fn frame_uniform(
             0.5 / size,
             0.0,
         ],
-        time: settings.time,
+        time_hi,
+        time_lo,
         playback: settings.playback,
         spread: settings.spread,
         field_radius,
@@ -119,5 +137,6 @@ pub fn frame_uniform(
         fade: 0.25,
         flap_clip: 0,
         glide_clip: 0,
+        _pad: [0; 3],
     }
 }

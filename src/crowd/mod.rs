@@ -13,6 +13,7 @@ pub mod herd;
 pub mod instance;
 pub mod parity;
 pub mod rng;
+pub mod scene_time;
 pub mod setup;
 pub mod spec;
 

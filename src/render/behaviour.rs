@@ -16,7 +16,9 @@ use crate::vat::VatClip;
 use glam::{Vec2, Vec3};
 
 /// Seconds of one flock step.
-pub const FLOCK_STEP_S: f32 = 1.0 / 60.0;
+pub const FLOCK_STEP_S: f32 = 1.0 / FLOCK_STEPS_PER_S as f32;
+/// Flock steps per second of scene time.
+pub const FLOCK_STEPS_PER_S: f64 = 60.0;
 
 /// What the crowd does with behaviour on, decided by the model.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -171,14 +173,16 @@ impl Behaviour {
     }
 
     /// Per-frame work, before the frame's render pass: writes the herd
-    /// table, or records the flock steps that bring it to `frame.time`, and
-    /// fills the behaviour fields of `frame`.
+    /// table, or records the flock steps that bring it to scene time `time`
+    /// (seconds, f64: the CPU's own, not the frame's split f32s), and fills
+    /// the behaviour fields of `frame`.
     pub fn update(
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         encoder: &mut wgpu::CommandEncoder,
         frame: &mut FrameUniform,
+        time: f64,
     ) {
         frame.fade = self.settings.fade;
         self.active = self.settings.enabled && self.kind != BehaviourKind::None;
@@ -190,7 +194,7 @@ impl Behaviour {
         match self.kind {
             BehaviourKind::None => {}
             BehaviourKind::Herd(clips) => {
-                let t = frame.time * frame.playback;
+                let t = time * frame.playback as f64;
                 let herd = self.herd_for(queue, clips, count);
                 let table = herd.table(t);
                 // The herd roams a path wider than the ring track: the field
@@ -203,7 +207,7 @@ impl Behaviour {
             BehaviourKind::Flock(flap, glide) => {
                 frame.flap_clip = flap;
                 frame.glide_clip = glide;
-                self.step_flock(device, queue, encoder, frame.time, count);
+                self.step_flock(device, queue, encoder, time, count);
             }
         }
     }
@@ -213,7 +217,7 @@ impl Behaviour {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         encoder: &mut wgpu::CommandEncoder,
-        time: f32,
+        time: f64,
         count: u32,
     ) {
         let params = self.flock_params(count);
@@ -238,7 +242,9 @@ impl Behaviour {
                     .insert(FlockSim::new(device, queue, count, self.seed, params))
             }
         };
-        let target = (time.max(0.0) / FLOCK_STEP_S).round() as u64;
+        // Counted in f64 (an f32 time would skip 6 steps at a time by day
+        // 11); 1/60 s exactly, not the f32 step's rounding.
+        let target = (time.max(0.0) * FLOCK_STEPS_PER_S).round() as u64;
         if target < self.flock_steps {
             // Time went back (a reset): start again from the seed.
             sim.reset(queue);
@@ -270,7 +276,7 @@ impl Behaviour {
 
     /// The herd's centre and heading at time `t` (herd time), when this
     /// model has a herd.
-    pub fn herd_centre(&mut self, queue: &wgpu::Queue, count: u32, t: f32) -> Option<(Vec2, Vec2)> {
+    pub fn herd_centre(&mut self, queue: &wgpu::Queue, count: u32, t: f64) -> Option<(Vec2, Vec2)> {
         let BehaviourKind::Herd(clips) = self.kind else {
             return None;
         };

@@ -9,14 +9,14 @@ impl Renderer {
     /// A view of the herd at scene time `time` (with `playback`): from ahead
     /// and to the side of its front, low and close.
     /// `None` when there is no herd.
-    pub fn herd_camera(&mut self, time: f32, playback: f32) -> Option<Camera> {
+    pub fn herd_camera(&mut self, time: f64, playback: f32) -> Option<Camera> {
         if !self.behaviour.settings().enabled {
             return None;
         }
         let count = self.crowd.count();
         let (centre, forward) =
             self.behaviour
-                .herd_centre(&self.gpu.queue, count, time * playback)?;
+                .herd_centre(&self.gpu.queue, count, time * playback as f64)?;
         let extent = self.behaviour.herd_extent(count)?;
         let size = self.layout.model_size;
         let right = glam::Vec2::new(-forward.y, forward.x);
@@ -37,7 +37,7 @@ impl Renderer {
 
     /// The opening view at scene time `time`: the herd's when there is one,
     /// else [`Self::default_camera`].
-    pub fn camera_at(&mut self, time: f32, playback: f32) -> Camera {
+    pub fn camera_at(&mut self, time: f64, playback: f32) -> Camera {
         self.herd_camera(time, playback)
             .unwrap_or_else(|| self.default_camera())
     }

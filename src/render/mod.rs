@@ -386,8 +386,13 @@ impl Renderer {
         );
         // The herd's table or the flock's steps (recorded before the pass).
         let started = Instant::now();
-        self.behaviour
-            .update(&self.gpu.device, &self.gpu.queue, encoder, &mut uniform);
+        self.behaviour.update(
+            &self.gpu.device,
+            &self.gpu.queue,
+            encoder,
+            &mut uniform,
+            settings.time,
+        );
         let behaviour_s = started.elapsed().as_secs_f64();
         self.gpu
             .queue

@@ -53,7 +53,7 @@ struct Running {
     egui_renderer: egui_wgpu::Renderer,
     camera: Camera,
     ui: UiState,
-    scene_time: f32,
+    scene_time: f64,
     last_frame: Instant,
     frame_ms: History,
     cpu_ms: Option<f32>,

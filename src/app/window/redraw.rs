@@ -21,7 +21,7 @@ impl Running {
             .add(self.started.elapsed().as_secs_f64(), dt * 1000.0);
         if !self.ui.paused {
             // A long stall (a bake, a drag of the window) must not jump the herd.
-            self.scene_time += dt.min(0.25) * self.ui.playback;
+            self.scene_time += (dt.min(0.25) * self.ui.playback) as f64;
         }
         if args.resize_test {
             self.resize_test_step();

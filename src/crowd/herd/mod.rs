@@ -72,8 +72,12 @@ pub struct HerdParams {
 }
 
 /// Per-frame table the GPU reads (and [`Herd::instance`] uses): segment
-/// `first + j` has gait `gaits[j]` and starts at herd distance `starts[j]`.
-/// Mirrors `HerdTable` in shaders/herd.wgsl (tests/gpu_layout.rs).
+/// `first + j` has gait `gaits[j]` and starts at herd distance
+/// `laps × path_length + starts[j]`. Times and distances on the GPU are
+/// relative to the table (`time` is the frame's herd time less the start of
+/// segment `first`), so they stay small numbers at any uptime; the CPU
+/// keeps the absolute ones in f64. Mirrors `HerdTable` in shaders/herd.wgsl
+/// (tests/gpu_layout.rs).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct HerdTable {
@@ -89,7 +93,10 @@ pub struct HerdTable {
     pub clips: [u32; 4],
     pub path_length: f32,
     pub spacing: f32,
-    pub _pad: [f32; 2],
+    /// This frame's herd time, seconds after the start of segment `first`.
+    pub time: f32,
+    /// Whole laps of the path before the distances of `starts`.
+    pub laps: u32,
 }
 const _: () = assert!(std::mem::size_of::<HerdTable>() == 192);
 
@@ -99,6 +106,21 @@ impl HerdTable {
     }
     pub fn start(&self, j: usize) -> f32 {
         self.starts[j / 4][j % 4]
+    }
+
+    /// Herd time at which segment `first` starts (table times count from it).
+    pub fn origin(&self) -> f64 {
+        self.first as f64 * self.segment as f64
+    }
+
+    /// Herd time `t` as the table counts it (what the GPU gets).
+    pub fn local_time(&self, t: f64) -> f32 {
+        (t - self.origin()) as f32
+    }
+
+    /// The distance the table's relative distances count from.
+    pub fn base_distance(&self) -> f64 {
+        self.laps as f64 * self.path_length as f64
     }
 }
 
@@ -113,8 +135,9 @@ pub struct HorseState {
     pub clip: u32,
     pub previous: u32,
     pub weight: f32,
-    /// Distance this horse has travelled along the path.
-    pub distance: f32,
+    /// Distance this horse has travelled along the path (f64: after days it
+    /// is far beyond f32's whole numbers).
+    pub distance: f64,
 }
 
 /// The herd: its parameters, path, and the cached distance at every
@@ -123,8 +146,9 @@ pub struct HorseState {
 pub struct Herd {
     pub params: HerdParams,
     pub path: HerdPath,
-    /// `starts[k]` = herd distance at the start of segment k (k ≥ 0).
-    starts: Vec<f32>,
+    /// `starts[k]` = herd distance at the start of segment k (k ≥ 0), in
+    /// f64: summed over days of segments, f32 would lose whole units.
+    starts: Vec<f64>,
 }
 
 impl Herd {
@@ -176,14 +200,14 @@ impl Herd {
     }
 
     /// Herd distance at the start of segment `k` (0 for k ≤ 0).
-    pub fn start_distance(&mut self, k: i64) -> f32 {
+    pub fn start_distance(&mut self, k: i64) -> f64 {
         if k <= 0 {
             return 0.0;
         }
         let seg = self.params.segment;
         while self.starts.len() as i64 <= k {
             let j = self.starts.len() as i64 - 1;
-            let next = self.starts[j as usize] + self.within(j, seg);
+            let next = self.starts[j as usize] + self.within(j, seg) as f64;
             self.starts.push(next);
         }
         self.starts[k as usize]
@@ -194,11 +218,14 @@ impl Herd {
         (TABLE_SEGMENTS as f32 / 2.0 - 2.0) * self.params.segment
     }
 
-    /// The table for time `t`: the segments every horse's shifted time can
-    /// fall in.
-    pub fn table(&mut self, t: f32) -> HerdTable {
+    /// The table for herd time `t`: the segments every horse's shifted time
+    /// can fall in, with times and distances relative to the table.
+    pub fn table(&mut self, t: f64) -> HerdTable {
         let seg = self.params.segment;
-        let first = ((t - self.max_lag()) / seg).floor() as i64 - 1;
+        let first = ((t - self.max_lag() as f64) / seg as f64).floor() as i64 - 1;
+        let first = first.clamp(i32::MIN as i64, i32::MAX as i64 - TABLE_SEGMENTS as i64);
+        let length = self.path.length as f64;
+        let laps = (self.start_distance(first) / length).floor().max(0.0) as u32;
         let mut table = HerdTable {
             gaits: [[0; 4]; TABLE_SEGMENTS / 4],
             starts: [[0.0; 4]; TABLE_SEGMENTS / 4],
@@ -220,28 +247,32 @@ impl Herd {
             ],
             path_length: self.path.length,
             spacing: self.params.spacing,
-            _pad: [0.0; 2],
+            time: 0.0,
+            laps,
         };
+        table.time = table.local_time(t);
+        let base = table.base_distance();
         for j in 0..TABLE_SEGMENTS {
             let k = first + j as i64;
             table.gaits[j / 4][j % 4] = self.gait(k) as u32;
-            table.starts[j / 4][j % 4] = self.start_distance(k);
+            table.starts[j / 4][j % 4] = (self.start_distance(k) - base) as f32;
         }
         table
     }
 
     /// Where the herd's centre (the slot at the origin, lag 0) is at time
     /// `t`, and its heading: what the camera aims at.
-    pub fn centre(&mut self, t: f32) -> (Vec2, Vec2) {
+    pub fn centre(&mut self, t: f64) -> (Vec2, Vec2) {
         let table = self.table(t);
-        let (distance, ..) = Self::schedule(&table, t);
+        let (distance, ..) = Self::schedule(&table, table.time);
         self.path.at(distance, 0.0)
     }
 
-    /// Distance, gaits (previous, current) and weight at shifted time `tau`.
+    /// Distance (relative to the table's laps), gaits (previous, current)
+    /// and weight at shifted time `tau` (relative to the table).
     fn schedule(table: &HerdTable, tau: f32) -> (f32, u32, u32, f32) {
         let k = (tau / table.segment).floor();
-        let j = ((k as i64 - table.first as i64).clamp(1, TABLE_SEGMENTS as i64 - 1)) as usize;
+        let j = ((k as i64).clamp(1, TABLE_SEGMENTS as i64 - 1)) as usize;
         let local = tau - k * table.segment;
         let (g0, g1) = (table.gait(j - 1), table.gait(j));
         let (v0, v1) = (
@@ -255,9 +286,16 @@ impl Herd {
         (distance, g0, g1, (local / f).clamp(0.0, 1.0))
     }
 
-    /// Horse `index` at time `t`, from this frame's `table`. This is the CPU
-    /// twin of `herd_state` in shaders/herd.wgsl.
-    pub fn instance(&self, table: &HerdTable, index: u32, t: f32) -> HorseState {
+    /// Horse `index` at herd time `t`, from this frame's `table` (made for
+    /// a time within a few seconds of `t`).
+    pub fn instance(&self, table: &HerdTable, index: u32, t: f64) -> HorseState {
+        self.instance_local(table, index, table.local_time(t))
+    }
+
+    /// Horse `index` at time `t` relative to the table (the frame's is
+    /// `table.time`). This is the CPU twin of `herd_state` in
+    /// shaders/herd.wgsl.
+    pub fn instance_local(&self, table: &HerdTable, index: u32, t: f32) -> HorseState {
         let slot = formation_slot(index, table.spacing);
         let lag = (-slot.y / table.lag_speed.max(1e-6)).clamp(-table.speeds[3], table.speeds[3]);
         let tau = t - lag;
@@ -269,7 +307,7 @@ impl Herd {
             clip: table.clips[Gait::from_index(g1) as usize],
             previous: table.clips[Gait::from_index(g0) as usize],
             weight,
-            distance,
+            distance: table.base_distance() + distance as f64,
         }
     }
 }

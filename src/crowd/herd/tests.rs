@@ -69,22 +69,23 @@ fn the_gait_mix_is_respected() {
     assert!((0..100).all(|k| herd.gait(k) == Gait::Walk));
 }
 
-#[test]
-fn distance_is_continuous_and_speed_follows_the_gait() {
+/// Horse 0's distance over `frames` frames `dt` apart from `start` (herd
+/// seconds): continuous, never backwards, and at the gait's speed once a
+/// crossfade is over.
+fn check_speed(start: f64, frames: u32, dt: f64) {
     let mut herd = Herd::new(params(), 100);
-    let dt = 1.0 / 60.0;
-    let mut last: Option<f32> = None;
-    for f in 0..(60 * 90) {
-        let t = f as f32 * dt;
+    let mut last: Option<f64> = None;
+    for f in 0..frames {
+        let t = start + f as f64 * dt;
         let table = herd.table(t);
         // Horse 0 sits near the centre: it sees the schedule shifted by its
         // small lag.
         let h = herd.instance(&table, 0, t);
         let lag = -formation_slot(0, params().spacing).y / params().lag_speed;
         if let Some(prev) = last {
-            let v = (h.distance - prev) / dt;
+            let v = ((h.distance - prev) / dt) as f32;
             assert!((-1e-3..=8.5 * 1.01).contains(&v), "speed {v} at {t}");
-            let tau = t - lag;
+            let tau = t - lag as f64;
             let k = (tau / 6.0).floor();
             let local = tau - k * 6.0;
             if local > 0.3 {
@@ -103,9 +104,67 @@ fn distance_is_continuous_and_speed_follows_the_gait() {
 }
 
 #[test]
+fn distance_is_continuous_and_speed_follows_the_gait() {
+    check_speed(0.0, 60 * 90, 1.0 / 60.0);
+}
+
+/// At day 30 the herd moves as smoothly as at second 3: 300 frames a
+/// second over two gait changes (an f32 herd time moves in 0.25 s steps).
+#[test]
+fn at_day_30_speed_still_follows_the_gait_frame_by_frame() {
+    check_speed(30.0 * 86_400.0 + 0.1, 300 * 13, 1.0 / 300.0);
+}
+
+/// Horse `index` at herd time `t` straight from the pure functions in f64:
+/// the distance summed over the schedule, the place on the path at that
+/// distance modulo its length.
+fn reference(herd: &mut Herd, index: u32, t: f64) -> (f64, Vec2) {
+    let slot = formation_slot(index, herd.params.spacing);
+    let max_lag = herd.max_lag();
+    let lag = (-slot.y / herd.params.lag_speed).clamp(-max_lag, max_lag);
+    let tau = t - lag as f64;
+    let seg = herd.params.segment as f64;
+    let k = (tau / seg).floor();
+    let local = (tau - k * seg) as f32;
+    let distance = herd.start_distance(k as i64) + herd.within(k as i64, local) as f64;
+    let along = (distance + slot.y as f64).rem_euclid(herd.path.length as f64);
+    (distance, herd.path.at(along as f32, slot.x).0)
+}
+
+/// The table's relative times and distances put every horse where the f64
+/// pure functions do, at second 3 as at day 30 and a year.
+#[test]
+fn horses_are_where_the_f64_pure_functions_say_at_any_uptime() {
+    let mut herd = Herd::new(params(), 300);
+    for t in [
+        3.0,
+        14.3,
+        2_592_000.0,
+        2_592_000.0 + 7.77,
+        31_536_000.0 + 1.9,
+    ] {
+        let table = herd.table(t);
+        for i in (0..300).step_by(7) {
+            let h = herd.instance(&table, i, t);
+            let (distance, position) = reference(&mut herd, i, t);
+            assert!(
+                (h.distance - distance).abs() < 1e-3,
+                "t {t} horse {i}: distance {} vs {distance}",
+                h.distance
+            );
+            assert!(
+                h.position.distance(position) < 1e-3 * params().spacing,
+                "t {t} horse {i}: {} vs {position}",
+                h.position
+            );
+        }
+    }
+}
+
+#[test]
 fn the_table_gives_the_same_horse_whatever_frame_it_was_made_for() {
     let mut herd = Herd::new(params(), 500);
-    for &t in &[0.1f32, 5.9, 6.1, 37.0, 200.0] {
+    for &t in &[0.1f64, 5.9, 6.1, 37.0, 200.0, 2_592_000.3] {
         let table = herd.table(t);
         let shifted = herd.table(t + 0.5);
         for i in [0u32, 7, 99, 499] {
@@ -123,7 +182,7 @@ fn horses_never_run_into_each_other() {
     let mut herd = Herd::new(params(), count);
     let mut closest = f32::INFINITY;
     for f in 0..400 {
-        let t = f as f32 * 0.15;
+        let t = f as f64 * 0.15;
         let table = herd.table(t);
         let p: Vec<Vec2> = (0..count)
             .map(|i| herd.instance(&table, i, t).position)
