@@ -1,7 +1,8 @@
 //! The viewer's command-line flags (flattened into the binary's CLI).
 
 use crate::cli::{OnOff, parse_size};
-use crate::render::TechniqueKind;
+use crate::crowd::{BehaviourSettings, FlockTuning};
+use crate::render::{CameraSpec, TechniqueKind};
 use crate::vat::Precision;
 use std::path::PathBuf;
 
@@ -37,6 +38,11 @@ pub struct ViewerArgs {
     /// Scene time in seconds for --screenshot.
     #[arg(long, default_value_t = 2.0)]
     pub time: f64,
+    /// The view: yaw,pitch,distance[,x,y,z] (degrees, degrees, model units;
+    /// the target defaults to the opening view's, which follows the herd).
+    /// Applies to the window's first view and to --screenshot.
+    #[arg(long, allow_hyphen_values = true)]
+    pub camera: Option<CameraSpec>,
     /// Open no window at all (needs --screenshot).
     #[arg(long)]
     pub headless: bool,
@@ -56,6 +62,17 @@ pub struct ViewerArgs {
     /// Crossfade seconds between clips.
     #[arg(long, default_value_t = 0.25)]
     pub crossfade: f32,
+    /// The herd's gait mix: relative weights of walk, gallop and idle
+    /// (three numbers ≥ 0, not all 0), e.g. 0.45,0.35,0.2.
+    #[arg(long, value_parser = parse_weights, default_value = "0.45,0.35,0.2")]
+    pub gait_mix: [f32; 3],
+    /// The flock's steering weights: separation, alignment, cohesion
+    /// (three numbers ≥ 0), e.g. 3,1,0.6.
+    #[arg(long, value_parser = parse_weights, default_value = "3,1,0.6")]
+    pub flock_weights: [f32; 3],
+    /// The flock's top speed in model sizes per second.
+    #[arg(long, default_value_t = 8.0, value_parser = parse_positive)]
+    pub flock_speed: f32,
     /// Press "Measure all" on the first frame (for scripted screenshots).
     #[arg(long, hide = true)]
     pub measure_all: bool,
@@ -75,6 +92,7 @@ impl Default for ViewerArgs {
             seed: 1,
             frames: None,
             screenshot: None,
+            camera: None,
             time: 2.0,
             headless: false,
             fps: 30.0,
@@ -82,6 +100,12 @@ impl Default for ViewerArgs {
             no_vsync: false,
             behaviour: OnOff::On,
             crossfade: 0.25,
+            gait_mix: BehaviourSettings::default().mix,
+            flock_weights: {
+                let f = FlockTuning::default();
+                [f.w_separation, f.w_alignment, f.w_cohesion]
+            },
+            flock_speed: FlockTuning::default().max_speed,
             resize_test: false,
             measure_all: false,
         }
@@ -91,12 +115,46 @@ impl Default for ViewerArgs {
 impl ViewerArgs {
     /// The behaviour settings the flags ask for (deterministic: every flock
     /// step is run, so a frame at time T is the same every time).
-    pub fn behaviour_settings(&self) -> crate::crowd::BehaviourSettings {
-        crate::crowd::BehaviourSettings {
+    pub fn behaviour_settings(&self) -> BehaviourSettings {
+        let [w_separation, w_alignment, w_cohesion] = self.flock_weights;
+        BehaviourSettings {
             enabled: self.behaviour.is_on(),
             fade: self.crossfade.clamp(0.0, 10.0),
+            mix: self.gait_mix,
+            flock: FlockTuning {
+                w_separation,
+                w_alignment,
+                w_cohesion,
+                max_speed: self.flock_speed,
+            },
             ..Default::default()
         }
+    }
+}
+
+/// Parses three comma-separated weights, each finite and ≥ 0, not all 0.
+pub fn parse_weights(s: &str) -> Result<[f32; 3], String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    let bad = || format!("'{s}' is not three weights like 0.45,0.35,0.2");
+    let [a, b, c] = parts[..] else {
+        return Err(bad());
+    };
+    let parse = |v: &str| match v.parse::<f32>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(bad()),
+    };
+    let w = [parse(a)?, parse(b)?, parse(c)?];
+    if w.iter().all(|&x| x == 0.0) {
+        return Err(format!("'{s}': at least one weight must be above 0"));
+    }
+    Ok(w)
+}
+
+/// Parses a finite number above 0.
+pub fn parse_positive(s: &str) -> Result<f32, String> {
+    match s.trim().parse::<f32>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("'{s}' is not a number above 0")),
     }
 }
 
@@ -109,5 +167,52 @@ mod tests {
         assert_eq!(parse_size("512x320"), Ok((512, 320)));
         assert!(parse_size("0x10").is_err());
         assert!(parse_size("wide").is_err());
+    }
+
+    #[test]
+    fn weights_parse() {
+        assert_eq!(parse_weights("0.5, 0.3,0.2"), Ok([0.5, 0.3, 0.2]));
+        assert!(parse_weights("1,2").is_err());
+        assert!(parse_weights("1,-1,0").is_err());
+        assert!(parse_weights("0,0,0").is_err());
+        assert!(parse_weights("1,nan,0").is_err());
+        assert!(parse_positive("0").is_err());
+        assert_eq!(parse_positive("8"), Ok(8.0));
+    }
+
+    #[test]
+    fn behaviour_flags_reach_the_settings() {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            viewer: ViewerArgs,
+        }
+        let cli = Cli::parse_from([
+            "stampede",
+            "--gait-mix",
+            "0,1,0",
+            "--flock-weights",
+            "2,0.5,0.25",
+            "--flock-speed",
+            "5",
+        ]);
+        let s = cli.viewer.behaviour_settings();
+        assert_eq!(s.mix, [0.0, 1.0, 0.0]);
+        assert_eq!(
+            (
+                s.flock.w_separation,
+                s.flock.w_alignment,
+                s.flock.w_cohesion,
+                s.flock.max_speed
+            ),
+            (2.0, 0.5, 0.25, 5.0)
+        );
+        // The defaults are the settings' own defaults.
+        let d = Cli::parse_from(["stampede"]).viewer.behaviour_settings();
+        assert_eq!(
+            (d.mix, d.flock),
+            (BehaviourSettings::default().mix, FlockTuning::default())
+        );
     }
 }

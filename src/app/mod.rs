@@ -75,6 +75,9 @@ fn screenshot_headless(args: &ViewerArgs, count: u32) -> anyhow::Result<()> {
     };
     // The herd moves: aim at where it is at this time.
     view.camera = view.renderer.camera_at(settings.time, settings.playback);
+    if let Some(spec) = &args.camera {
+        view.camera = spec.apply(view.camera);
+    }
     let image = view.render(&settings)?;
     image.save_png(&path)?;
     let costs = view.renderer.costs();

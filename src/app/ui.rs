@@ -48,6 +48,8 @@ pub struct Stats<'a> {
     pub allocations: u32,
     pub message: Option<&'a str>,
     pub costs: CostsView<'a>,
+    /// The herd's schedule or the flock chooses the clips (behaviour on).
+    pub behaviour_chooses_clips: bool,
 }
 
 /// Actions that need more than a field change.
@@ -112,16 +114,23 @@ pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> Vec<A
                 c.and_then(|c| stats.vat.clips.get(c as usize))
                     .map_or("mixed".to_string(), |c| c.name.clone())
             };
-            ui.horizontal(|ui| {
-                ui.label("Clip");
-                egui::ComboBox::from_id_salt("clip")
-                    .selected_text(clip_name(state.clip))
-                    .show_ui(ui, |ui| {
-                        for (i, c) in stats.vat.clips.iter().enumerate() {
-                            ui.selectable_value(&mut state.clip, Some(i as u32), &c.name);
-                        }
-                        ui.selectable_value(&mut state.clip, None, "mixed");
-                    });
+            ui.add_enabled_ui(!stats.behaviour_chooses_clips, |ui| {
+                ui.horizontal(|ui| {
+                    ui.label("Clip");
+                    egui::ComboBox::from_id_salt("clip")
+                        .selected_text(clip_name(state.clip))
+                        .show_ui(ui, |ui| {
+                            for (i, c) in stats.vat.clips.iter().enumerate() {
+                                ui.selectable_value(&mut state.clip, Some(i as u32), &c.name);
+                            }
+                            ui.selectable_value(&mut state.clip, None, "mixed");
+                        });
+                })
+                .response
+                .on_disabled_hover_text(
+                    "Behaviour is on: the herd's gait schedule (or the flock) chooses each \
+                     instance's clips. Turn behaviour off to pick one.",
+                );
             });
             ui.add(egui::Slider::new(&mut state.playback, 0.0..=3.0).text("playback speed"));
             ui.add(egui::Slider::new(&mut state.spread, 0.0..=1.0).text("time-offset spread"));

@@ -45,6 +45,10 @@ pub struct BenchArgs {
     /// Texel precision of the VAT: f16, f32 or packed (one 8-byte texel).
     #[arg(long, default_value = "f16")]
     pub precision: crate::vat::Precision,
+    /// The view for every count: yaw,pitch,distance[,x,y,z] (degrees,
+    /// degrees, model units; the target defaults to the default view's).
+    #[arg(long, allow_hyphen_values = true)]
+    pub camera: Option<crate::render::CameraSpec>,
     /// Write the results as JSON.
     #[arg(long)]
     pub json: Option<PathBuf>,
@@ -82,6 +86,7 @@ impl Default for BenchArgs {
             seed: 1,
             behaviour: crate::cli::OnOff::Off,
             precision: crate::vat::Precision::F16,
+            camera: None,
             json: None,
             csv: None,
             chart: None,

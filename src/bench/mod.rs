@@ -271,6 +271,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
             continue;
         }
         let camera = bench_camera(&mut renderer);
+        let camera = args.camera.map_or(camera, |spec| spec.apply(camera));
         for (ti, &kind) in techniques.iter().enumerate() {
             let name = kind.name().to_owned();
             let left = args.budget_s - start.elapsed().as_secs_f64();

@@ -91,6 +91,61 @@ impl Camera {
     }
 }
 
+/// A view given on the command line (`--camera yaw,pitch,distance[,x,y,z]`,
+/// angles in degrees): it replaces the opening view's angles and distance,
+/// and its target when one is given.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CameraSpec {
+    pub yaw_degrees: f32,
+    pub pitch_degrees: f32,
+    pub distance: f32,
+    pub target: Option<Vec3>,
+}
+
+impl CameraSpec {
+    /// `camera` with this view applied.
+    pub fn apply(&self, camera: Camera) -> Camera {
+        Camera {
+            yaw: self.yaw_degrees.to_radians(),
+            pitch: self.pitch_degrees.to_radians(),
+            distance: self.distance,
+            target: self.target.unwrap_or(camera.target),
+            ..camera
+        }
+    }
+}
+
+impl std::str::FromStr for CameraSpec {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || {
+            format!(
+                "'{s}' is not yaw,pitch,distance[,x,y,z] (degrees, degrees, model units; e.g. 30,10,25)"
+            )
+        };
+        let v: Vec<f32> = s
+            .split(',')
+            .map(|p| p.trim().parse::<f32>().map_err(|_| bad()))
+            .collect::<Result<_, _>>()?;
+        if !(v.len() == 3 || v.len() == 6) || v.iter().any(|x| !x.is_finite()) {
+            return Err(bad());
+        }
+        if v[2] <= 0.0 {
+            return Err(format!("'{s}': the distance must be above 0"));
+        }
+        if v[1].abs() > 89.0 {
+            return Err(format!("'{s}': the pitch must be within ±89 degrees"));
+        }
+        Ok(Self {
+            yaw_degrees: v[0],
+            pitch_degrees: v[1],
+            distance: v[2],
+            target: (v.len() == 6).then(|| Vec3::new(v[3], v[4], v[5])),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,5 +181,27 @@ mod tests {
         let before = c.target;
         c.pan(100.0, 0.0, 720.0);
         assert!((c.target - before).length() > 0.0 && (c.target.y - before.y).abs() < 1e-4);
+    }
+
+    #[test]
+    fn camera_flags_parse_and_apply() {
+        let spec: CameraSpec = "30, 10, 25".parse().unwrap();
+        let c = spec.apply(Camera {
+            target: Vec3::new(1.0, 2.0, 3.0),
+            ..Camera::default()
+        });
+        assert_eq!(
+            (c.yaw, c.pitch, c.distance),
+            (30f32.to_radians(), 10f32.to_radians(), 25.0)
+        );
+        assert_eq!(c.target, Vec3::new(1.0, 2.0, 3.0));
+        let spec: CameraSpec = "0,45,5,4,0,-2".parse().unwrap();
+        assert_eq!(
+            spec.apply(Camera::default()).target,
+            Vec3::new(4.0, 0.0, -2.0)
+        );
+        for bad in ["1,2", "1,2,0", "1,95,3", "a,b,c", "1,2,3,4", "1,2,inf"] {
+            assert!(bad.parse::<CameraSpec>().is_err(), "{bad}");
+        }
     }
 }

@@ -27,7 +27,7 @@ use crate::crowd::{
 use crate::gpu::{GpuContext, GpuError};
 use crate::vat::Vat;
 pub use behaviour::{Behaviour, BehaviourKind};
-pub use camera::Camera;
+pub use camera::{Camera, CameraSpec};
 pub use crowd_buffer::CrowdBuffer;
 use gpu_data::VatClipGpu;
 use model_gpu::ModelGpu;

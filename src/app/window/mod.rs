@@ -244,6 +244,7 @@ impl Running {
         )?;
         renderer.set_technique(args.technique)?;
         let camera = renderer.camera_at(0.0, 1.0);
+        let camera = args.camera.map_or(camera, |spec| spec.apply(camera));
 
         let egui_ctx = egui::Context::default();
         let egui_state = egui_winit::State::new(
@@ -274,7 +275,8 @@ impl Running {
             technique: args.technique,
             paused: false,
             behaviour,
-            follow_herd: true,
+            // A target given with --camera stays where it was put.
+            follow_herd: args.camera.is_none_or(|c| c.target.is_none()),
             precision: prepared.vat.precision,
         };
         Ok(Self {

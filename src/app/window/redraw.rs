@@ -74,6 +74,7 @@ impl Running {
             capacity: self.renderer.crowd.capacity(),
             allocations: self.renderer.crowd.allocations,
             message: self.message.as_deref(),
+            behaviour_chooses_clips: self.renderer.behaviour().active(),
             costs: CostsView {
                 costs: self.renderer.costs(),
                 parity: self.parity.map(|(_, p)| p),
