@@ -1,6 +1,7 @@
 //! The viewer's command-line flags (flattened into the binary's CLI).
 
 use crate::cli::{OnOff, parse_size};
+use crate::crowd::setup::MotionChoice;
 use crate::crowd::{BehaviourSettings, FlockTuning};
 use crate::render::{CameraSpec, TechniqueKind};
 use crate::vat::Precision;
@@ -59,6 +60,10 @@ pub struct ViewerArgs {
     /// simulated on the GPU (off = every instance loops the same clip).
     #[arg(long, value_enum, default_value_t = OnOff::On)]
     pub behaviour: OnOff,
+    /// Ground (the herd), air (the flock), or auto: the bird and any model
+    /// with a fly/flap/glide/soar clip fly, the rest walk.
+    #[arg(long, value_enum, default_value_t = MotionChoice::Auto)]
+    pub motion: MotionChoice,
     /// Crossfade seconds between clips.
     #[arg(long, default_value_t = 0.25)]
     pub crossfade: f32,
@@ -100,6 +105,7 @@ impl Default for ViewerArgs {
             no_vsync: false,
             behaviour: OnOff::On,
             crossfade: 0.25,
+            motion: MotionChoice::Auto,
             gait_mix: BehaviourSettings::default().mix,
             flock_weights: {
                 let f = FlockTuning::default();

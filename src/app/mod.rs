@@ -6,7 +6,7 @@ pub mod measure;
 mod ui;
 mod window;
 
-use crate::crowd::setup::{ModelChoice, load};
+use crate::crowd::setup::{ModelChoice, load_with};
 use crate::crowd::{self, FrameSettings};
 use crate::gpu::GpuContext;
 use crate::render::RendererConfig;
@@ -49,11 +49,12 @@ fn screenshot_headless(args: &ViewerArgs, count: u32) -> anyhow::Result<()> {
         .screenshot
         .clone()
         .context("--headless needs --screenshot PATH")?;
-    let prepared = load(
+    let prepared = load_with(
         &ModelChoice::parse(&args.model),
         args.fps,
         args.precision,
         args.clip.as_deref(),
+        args.motion,
     )?;
     let gpu = GpuContext::headless()?;
     eprintln!(

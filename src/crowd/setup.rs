@@ -49,13 +49,6 @@ impl ModelChoice {
     pub fn load(&self) -> Result<Model, SetupError> {
         Ok(crate::assets::load_model(&self.label())?)
     }
-
-    pub fn motion(&self) -> Motion {
-        match self {
-            Self::Bird => Motion::Flock,
-            _ => Motion::Track,
-        }
-    }
 }
 
 /// A model ready to draw.
@@ -116,12 +109,55 @@ pub fn ground_speed(choice: &ModelChoice, model: &Model, vat: &Vat, clip: usize)
     }
 }
 
-/// Loads and bakes a model for the viewer.
+/// Whether a model walks or flies (`--motion`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum MotionChoice {
+    /// On the ground: the herd (or the ring track, or standing).
+    Ground,
+    /// In the air, with the flock.
+    Air,
+    /// The bird flies; another model flies when it has a clip named like
+    /// fly, flap, glide or soar; the rest walk.
+    #[default]
+    Auto,
+}
+
+impl MotionChoice {
+    /// The motion for `choice` whose VAT has these clips.
+    pub fn resolve(self, choice: &ModelChoice, clips: &[vat::VatClip]) -> Motion {
+        let flies = match self {
+            Self::Ground => false,
+            Self::Air => true,
+            Self::Auto => *choice == ModelChoice::Bird || super::anim::bird_clips(clips).is_some(),
+        };
+        if flies { Motion::Flock } else { Motion::Track }
+    }
+}
+
+/// A flyer's cruising speed from its size: three body lengths a second.
+fn flight_speed(vat: &Vat) -> f32 {
+    let extent = vat.bounds.max - vat.bounds.min;
+    extent.x.max(extent.z).max(1e-3) * 3.0
+}
+
+/// Loads and bakes a model for the viewer (its motion decided by
+/// [`MotionChoice::Auto`]).
 pub fn load(
     choice: &ModelChoice,
     fps: f32,
     precision: Precision,
     clip: Option<&str>,
+) -> Result<Loaded, SetupError> {
+    load_with(choice, fps, precision, clip, MotionChoice::Auto)
+}
+
+/// [`load`] with the motion chosen.
+pub fn load_with(
+    choice: &ModelChoice,
+    fps: f32,
+    precision: Precision,
+    clip: Option<&str>,
+    motion: MotionChoice,
 ) -> Result<Loaded, SetupError> {
     let model = choice.load()?;
     let options = BakeOptions {
@@ -146,9 +182,15 @@ pub fn load(
         })? as u32),
         None => Some(default_clip(&vat)),
     };
-    let mut motion = choice.motion();
+    let mut motion = motion.resolve(choice, &vat.clips);
     let ground_speeds: Vec<f32> = (0..vat.clips.len())
-        .map(|c| ground_speed(choice, &model, &vat, c))
+        .map(|c| match motion {
+            // Flight has no feet on the ground to measure: the bird's
+            // cruising speed, or a name-based estimate for another flyer.
+            Motion::Flock if *choice == ModelChoice::Bird => BIRD_FLIGHT_SPEED,
+            Motion::Flock => flight_speed(&vat),
+            _ => ground_speed(choice, &model, &vat, c),
+        })
         .collect();
     if motion == Motion::Track && ground_speeds.iter().all(|&s| s == 0.0) {
         motion = Motion::Stand;

@@ -7,7 +7,7 @@ use super::measure::MeasureAll;
 use super::ui::{Action, ModelPick, UiState};
 use crate::crowd::BehaviourSettings;
 use crate::crowd::parity::{Parity, pose_parity};
-use crate::crowd::setup::{Loaded, ModelChoice, load};
+use crate::crowd::setup::{Loaded, ModelChoice, MotionChoice, load_with};
 use crate::gpu::GpuContext;
 use crate::render::{Camera, History, Renderer, RendererConfig, TechniqueKind};
 use std::sync::Arc;
@@ -48,6 +48,8 @@ struct Running {
     gpu: Arc<GpuContext>,
     renderer: Renderer,
     prepared: Loaded,
+    /// `--motion`, kept for models loaded later.
+    motion: MotionChoice,
     egui_ctx: egui::Context,
     egui_state: egui_winit::State,
     egui_renderer: egui_wgpu::Renderer,
@@ -174,7 +176,13 @@ fn pick_of(choice: &ModelChoice) -> ModelPick {
 impl Running {
     fn new(event_loop: &ActiveEventLoop, args: &ViewerArgs, count: u32) -> anyhow::Result<Self> {
         let choice = ModelChoice::parse(&args.model);
-        let prepared = load(&choice, args.fps, args.precision, args.clip.as_deref())?;
+        let prepared = load_with(
+            &choice,
+            args.fps,
+            args.precision,
+            args.clip.as_deref(),
+            args.motion,
+        )?;
         let (w, h) = args.size;
         let attributes = Window::default_attributes()
             .with_title(format!("Stampede — {}", prepared.model.name()))
@@ -280,6 +288,7 @@ impl Running {
             precision: prepared.vat.precision,
         };
         Ok(Self {
+            motion: args.motion,
             window,
             surface,
             config,
@@ -384,7 +393,13 @@ impl Running {
 
     /// Replaces the model: bake, new renderer, same count and seed.
     fn load(&mut self, choice: ModelChoice) -> anyhow::Result<()> {
-        let prepared = load(&choice, self.prepared.vat.fps, self.ui.precision, None)?;
+        let prepared = load_with(
+            &choice,
+            self.prepared.vat.fps,
+            self.ui.precision,
+            None,
+            self.motion,
+        )?;
         let config = RendererConfig::for_model(
             &prepared,
             self.config.width.max(1),
