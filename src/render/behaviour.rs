@@ -283,13 +283,26 @@ impl Behaviour {
         Some(self.herd_for(queue, clips, count.max(1)).centre(t))
     }
 
-    /// The formation's half extent (across, along) for `count` horses.
-    pub fn herd_extent(&self, count: u32) -> Option<Vec2> {
+    /// Where the first `count` horses stand at herd time `t` (the CPU twin
+    /// of the GPU's placement), written into `out`.
+    pub fn herd_positions(&mut self, queue: &wgpu::Queue, count: u32, t: f64, out: &mut Vec<Vec2>) {
+        out.clear();
+        let BehaviourKind::Herd(clips) = self.kind else {
+            return;
+        };
+        let herd = self.herd_for(queue, clips, count.max(1));
+        let table = herd.table(t);
+        out.extend((0..count).map(|i| herd.instance(&table, i, t).position));
+    }
+
+    /// The box (min, max) the formation of `count` horses takes, across
+    /// and along the path, relative to the herd's centre.
+    pub fn herd_box(&self, count: u32) -> Option<(Vec2, Vec2)> {
         let BehaviourKind::Herd(clips) = self.kind else {
             return None;
         };
         let spacing = clips.params(self.seed, &self.settings, self.length).spacing;
-        Some(crate::crowd::herd::formation_extent(count, spacing))
+        Some(crate::crowd::herd::formation_box(count, spacing))
     }
 
     /// A key that changes whenever the buffers of [`Self::buffers`]

@@ -6,8 +6,11 @@ use crate::Aabb;
 use crate::crowd::Motion;
 
 impl Renderer {
-    /// A view of the herd at scene time `time` (with `playback`): from ahead
-    /// and to the side of its front, low and close.
+    /// A view of the herd at scene time `time` (with `playback`): low, from
+    /// ahead and to the side. A herd small enough to fit is framed whole,
+    /// as close as it fits (a single horse fills a good part of the view);
+    /// a larger one is seen from beside its front third, close enough that
+    /// the nearest horses read as horses and the rest recede into the fog.
     /// `None` when there is no herd.
     pub fn herd_camera(&mut self, time: f64, playback: f32) -> Option<Camera> {
         if !self.behaviour.settings().enabled {
@@ -17,21 +20,58 @@ impl Renderer {
         let (centre, forward) =
             self.behaviour
                 .herd_centre(&self.gpu.queue, count, time * playback as f64)?;
-        let extent = self.behaviour.herd_extent(count)?;
+        let (lo, hi) = self.behaviour.herd_box(count)?;
+        let extent = (hi - lo) * 0.5;
         let size = self.layout.model_size;
         let right = glam::Vec2::new(-forward.y, forward.x);
-        // Low, ahead and to the side of the herd's front third, close enough
-        // that the nearest horses read as horses and the rest recede into
-        // the fog.
-        let front = centre + forward * extent.y * 0.35;
-        let dir = forward * 0.4 + right * 0.92;
-        let camera = Camera {
-            target: glam::Vec3::new(front.x, self.layout.ground_y + size * 0.3, front.y),
+        let dir = (forward * 0.4 + right * 0.92).normalize();
+        let mut camera = Camera {
             yaw: dir.x.atan2(dir.y),
             pitch: 0.14,
-            distance: size * 12.0 + extent.x * 0.5,
             ..Camera::default()
         };
+        let crowd_view = size * 12.0 + extent.x * 0.5;
+        // A herd of up to this many is framed from where its horses are.
+        const FRAMED: u32 = 256;
+        let framed = (count <= FRAMED)
+            .then(|| {
+                let mut positions = Vec::with_capacity(count as usize);
+                let t = time * playback as f64;
+                self.behaviour
+                    .herd_positions(&self.gpu.queue, count, t, &mut positions);
+                let perp = glam::Vec2::new(-dir.y, dir.x);
+                // The middle of the horses across the view (perp) and in
+                // depth (dir)...
+                let (mut a0, mut a1, mut d0, mut d1) = (f32::MAX, f32::MIN, f32::MAX, f32::MIN);
+                for p in &positions {
+                    let (a, d) = ((*p - centre).dot(perp), (*p - centre).dot(dir));
+                    (a0, a1, d0, d1) = (a0.min(a), a1.max(a), d0.min(d), d1.max(d));
+                }
+                let (a_mid, d_mid) = ((a0 + a1) * 0.5, (d0 + d1) * 0.5);
+                // ...and the least distance from it at which every horse, half
+                // a horse either side, is inside the view: a horse `d` nearer
+                // than the middle and `a` to the side needs D ≥ d + a / tan.
+                let tan_v = (camera.fov_y * 0.5).tan();
+                let tan_h = tan_v * self.targets.aspect();
+                let margin = size * 0.45;
+                let fit = positions
+                    .iter()
+                    .map(|p| {
+                        let (a, d) = (
+                            (*p - centre).dot(perp) - a_mid,
+                            (*p - centre).dot(dir) - d_mid,
+                        );
+                        d + ((a.abs() + margin) / tan_h).max(margin / tan_v)
+                    })
+                    .fold(0.0f32, f32::max)
+                    * 1.04;
+                let middle = centre + perp * a_mid + dir * d_mid;
+                (middle, fit.max(size * 1.6))
+            })
+            .filter(|(_, fit)| *fit <= crowd_view);
+        let (target, distance) = framed.unwrap_or((centre + forward * extent.y * 0.35, crowd_view));
+        camera.target = glam::Vec3::new(target.x, self.layout.ground_y + size * 0.3, target.y);
+        camera.distance = distance;
         Some(camera)
     }
 

@@ -144,6 +144,9 @@ pub struct Renderer {
     clip_table: Vec<VatClipGpu>,
     pub layout: CrowdSpec,
     pub timer: Option<GpuTimer>,
+    /// Draw the scene without the crowd (a debug switch: tests measure the
+    /// crowd's share of the picture against it).
+    pub hide_crowd: bool,
     /// The last uniform written, for tests and the panel.
     pub last_frame: Option<FrameUniform>,
     timed_pending: bool,
@@ -266,6 +269,7 @@ impl Renderer {
             clip_table,
             layout,
             timer,
+            hide_crowd: false,
             last_frame: None,
             timed_pending: false,
             gpu,
@@ -441,7 +445,9 @@ impl Renderer {
             });
             pass.set_bind_group(0, &self.frame_bind_group, &[]);
             let started = Instant::now();
-            technique.draw(&mut pass, &self.model, prepared.drawn);
+            if !self.hide_crowd {
+                technique.draw(&mut pass, &self.model, prepared.drawn);
+            }
             cpu_s += started.elapsed().as_secs_f64();
             self.scene.draw_ground(&mut pass);
             self.scene.draw_sky(&mut pass);

@@ -40,3 +40,18 @@ pub fn formation_slot(index: u32, spacing: f32) -> Vec2 {
 pub fn formation_extent(count: u32, spacing: f32) -> Vec2 {
     SCALE * spacing * (count.max(1) as f32).sqrt() * FORMATION_ASPECT
 }
+
+/// The box (min, max) around the first `count` slots, in formation
+/// coordinates (`x` across, `y` along). Exact up to 1,024 horses, where the
+/// jitter and the spiral's first turns matter; beyond, the
+/// [`formation_extent`] either side of the centre.
+pub fn formation_box(count: u32, spacing: f32) -> (Vec2, Vec2) {
+    if count > 1024 {
+        let e = formation_extent(count, spacing);
+        return (-e, e);
+    }
+    (0..count.max(1)).map(|i| formation_slot(i, spacing)).fold(
+        (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
+        |(lo, hi), p| (lo.min(p), hi.max(p)),
+    )
+}

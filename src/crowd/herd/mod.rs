@@ -23,7 +23,9 @@
 mod formation;
 mod path;
 
-pub use formation::{FORMATION_ASPECT, FORMATION_JITTER, formation_extent, formation_slot};
+pub use formation::{
+    FORMATION_ASPECT, FORMATION_JITTER, formation_box, formation_extent, formation_slot,
+};
 pub use path::{HerdPath, PATH_SAMPLES};
 
 use crate::crowd::rng::splitmix64;

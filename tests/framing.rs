@@ -1,0 +1,86 @@
+//! The opening view frames the herd that is there: at 1, 3, 20 and 2,000
+//! horses the crowd covers at least a stated share of the picture (pixels
+//! that differ from the same view drawn with the crowd hidden), and with up
+//! to 20 horses every horse's centre is in view.
+
+mod gpu_common;
+use gpu_common as common;
+
+use glam::Vec3;
+use stampede::crowd::anim::BehaviourView;
+use stampede::crowd::setup::{ModelChoice, load};
+use stampede::crowd::{BehaviourSettings, FrameSettings};
+use stampede::render::RendererConfig;
+use stampede::render::headless::{self, Headless, RgbaImage};
+use stampede::vat::Precision;
+
+const SIZE: (u32, u32) = (640, 360);
+const TIME: f64 = 2.0;
+
+/// The least share of the picture the herd covers at each count (measured
+/// on lavapipe at 640×360: 5.2 %, 2.1 %, 2.0 % and 12.3 %; before the view
+/// framed small herds, one horse covered 0.6 %).
+const COVERAGE: [(u32, f64); 4] = [(1, 0.04), (3, 0.015), (20, 0.015), (2000, 0.08)];
+
+fn coverage(shown: &RgbaImage, hidden: &RgbaImage) -> f64 {
+    let differing = shown
+        .pixels
+        .chunks(4)
+        .zip(hidden.pixels.chunks(4))
+        .filter(|(a, b)| a.iter().zip(*b).any(|(x, y)| x.abs_diff(*y) > 8))
+        .count();
+    differing as f64 / (shown.width * shown.height) as f64
+}
+
+#[test]
+fn the_opening_view_frames_any_herd() {
+    let Some(gpu) = common::gpu_or_skip("framing") else {
+        return;
+    };
+    let loaded = load(&ModelChoice::Horse, 15.0, Precision::F16, None).expect("horse");
+    let mut report = Vec::new();
+    for (count, least) in COVERAGE {
+        let mut config =
+            RendererConfig::for_model(&loaded, SIZE.0, SIZE.1, count, 1, headless::FORMAT);
+        config.behaviour = BehaviourSettings::on();
+        let mut view =
+            Headless::new(gpu.clone(), &loaded.model, &loaded.vat, &config).expect("renderer");
+        let settings = FrameSettings {
+            time: TIME,
+            clip: None,
+            ..FrameSettings::default()
+        };
+        view.camera = view.renderer.camera_at(TIME, 1.0);
+        let shown = view.render(&settings).expect("render");
+        view.renderer.hide_crowd = true;
+        let hidden = view.render(&settings).expect("render");
+        if let Ok(dir) = std::env::var("FRAMING_IMAGES") {
+            let _ = shown.save_png(&std::path::Path::new(&dir).join(format!("herd-{count}.png")));
+        }
+        let share = coverage(&shown, &hidden);
+        report.push(format!("{count}: {:.1} %", share * 100.0));
+        assert!(
+            share >= least,
+            "{count} horses cover {:.2} % of the picture, less than {:.0} %",
+            share * 100.0,
+            least * 100.0
+        );
+        if count <= 20 {
+            let BehaviourView::Herd { herd, table } = view.renderer.behaviour().view() else {
+                panic!("the herd is active");
+            };
+            let view_proj = view.camera.view_proj(SIZE.0 as f32 / SIZE.1 as f32);
+            let lift = view.renderer.layout.model_size * 0.25;
+            for i in 0..count {
+                let p = herd.instance(table, i, TIME).position;
+                let clip = view_proj * Vec3::new(p.x, lift, p.y).extend(1.0);
+                let ndc = clip.truncate() / clip.w;
+                assert!(
+                    clip.w > 0.0 && ndc.x.abs() <= 1.0 && ndc.y.abs() <= 1.0,
+                    "horse {i} of {count} is out of view (ndc {ndc})"
+                );
+            }
+        }
+    }
+    eprintln!("crowd coverage: {}", report.join(", "));
+}
