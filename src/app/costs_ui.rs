@@ -101,8 +101,24 @@ pub fn costs_section(ui: &mut egui::Ui, view: &CostsView<'_>) -> bool {
 }
 
 fn table(ui: &mut egui::Ui, m: &MeasureAll) {
+    if ui
+        .small_button("Copy as text")
+        .on_hover_text("The results and ratios, tab-separated, to the clipboard")
+        .clicked()
+    {
+        ui.ctx().copy_text(m.as_text());
+    }
+    egui::ScrollArea::horizontal()
+        .id_salt("measure scroll")
+        .show(ui, |ui| grid(ui, m));
+    ratios(ui, m);
+}
+
+fn grid(ui: &mut egui::Ui, m: &MeasureAll) {
     egui::Grid::new("measure table")
         .striped(true)
+        .min_col_width(0.0)
+        .spacing([12.0, 4.0])
         .num_columns(7)
         .show(ui, |ui| {
             for h in [
@@ -132,6 +148,9 @@ fn table(ui: &mut egui::Ui, m: &MeasureAll) {
                 ui.end_row();
             }
         });
+}
+
+fn ratios(ui: &mut egui::Ui, m: &MeasureAll) {
     let ratio = |ui: &mut egui::Ui, a: TechniqueKind, b: TechniqueKind| {
         let frame = m.frame_time_ratio(a, b);
         let gpu = m.gpu_ratio(a, b);

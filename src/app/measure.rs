@@ -143,6 +143,40 @@ impl MeasureAll {
         let (a, b) = (self.row(a)?.gpu_ms?, self.row(b)?.gpu_ms?);
         (b > 0.0).then(|| a / b)
     }
+
+    /// The results as tab-separated text (a header, a row per technique,
+    /// then the ratios), for the clipboard.
+    pub fn as_text(&self) -> String {
+        let mut out =
+            String::from("technique\tcount\tdrawn\tfps\tCPU ms\tGPU ms\tMB/s\tmemory bytes\n");
+        for r in &self.rows {
+            let gpu = r.gpu_ms.map_or("n/a".into(), |g| format!("{g:.3}"));
+            out += &format!(
+                "{}\t{}\t{}\t{:.2}\t{:.3}\t{gpu}\t{:.2}\t{}\n",
+                r.kind.name(),
+                r.count,
+                r.drawn,
+                r.fps,
+                r.cpu_ms,
+                r.upload_mb_s,
+                r.memory_bytes
+            );
+        }
+        for (a, b) in [
+            (TechniqueKind::Skinning, TechniqueKind::Vat),
+            (TechniqueKind::Vat, TechniqueKind::Static),
+        ] {
+            let fmt = |v: Option<f32>| v.map_or("n/a".into(), |v| format!("{v:.3}"));
+            out += &format!(
+                "{} / {}\tframe time {}\tGPU {}\n",
+                a.name(),
+                b.name(),
+                fmt(self.frame_time_ratio(a, b)),
+                fmt(self.gpu_ratio(a, b))
+            );
+        }
+        out
+    }
 }
 
 #[cfg(test)]
@@ -183,5 +217,14 @@ mod tests {
             m.gpu_ratio(TechniqueKind::Skinning, TechniqueKind::Vat),
             Some(1.0)
         );
+        let text = m.as_text();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 1 + TechniqueKind::ALL.len() + 2, "{text}");
+        assert!(lines[1].starts_with("vat\t10\t10\t"), "{text}");
+        assert!(
+            text.contains("skinning / vat\tframe time 1.000\tGPU 1.000"),
+            "{text}"
+        );
+        assert!(lines.iter().all(|l| l.split('\t').count() >= 3));
     }
 }

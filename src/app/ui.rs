@@ -63,7 +63,7 @@ pub enum Action {
 
 pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> Vec<Action> {
     let mut actions = Vec::new();
-    egui::Panel::left("controls").default_size(290.0).show(ui, |ui| {
+    egui::Panel::left("controls").default_size(400.0).show(ui, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.heading("Stampede");
             ui.label(egui::RichText::new(stats.adapter).small());
@@ -110,6 +110,22 @@ pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> Vec<A
                 ui.label(format!("buffer {} ({} allocations)", stats.capacity, stats.allocations));
             });
 
+            ui.separator();
+            // The comparison the panel exists for, above the fold: the
+            // technique's costs and Measure all with its ratios.
+            let fps = stats.frame_ms.rate().unwrap_or(0.0);
+            ui.label(format!("{fps:.1} fps"));
+            ui.label(format!(
+                "CPU {} ms/frame   GPU {}",
+                stats.cpu_ms.map_or("–".into(), |v| format!("{v:.2}")),
+                stats.gpu_ms.map_or("n/a".into(), |v| format!("{v:.2} ms/frame"))
+            ));
+            if costs_ui::costs_section(ui, &stats.costs) {
+                actions.push(Action::MeasureAll);
+            }
+            ui.separator();
+
+            egui::CollapsingHeader::new("Playback").default_open(false).show(ui, |ui| {
             let clip_name = |c: Option<u32>| {
                 c.and_then(|c| stats.vat.clips.get(c as usize))
                     .map_or("mixed".to_string(), |c| c.name.clone())
@@ -145,19 +161,10 @@ pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> Vec<A
                     actions.push(Action::ResetCamera);
                 }
             });
+            });
             behaviour_section(ui, state);
             ui.separator();
 
-            let fps = stats.frame_ms.rate().unwrap_or(0.0);
-            ui.label(format!("{fps:.1} fps"));
-            ui.label(format!(
-                "CPU {} ms/frame   GPU {}",
-                stats.cpu_ms.map_or("–".into(), |v| format!("{v:.2}")),
-                stats.gpu_ms.map_or("n/a".into(), |v| format!("{v:.2} ms/frame"))
-            ));
-            if costs_ui::costs_section(ui, &stats.costs) {
-                actions.push(Action::MeasureAll);
-            }
             egui::CollapsingHeader::new("Frame time").default_open(true).show(ui, |ui| {
                 frame_graph(ui, stats.frame_ms);
             });
@@ -208,7 +215,7 @@ pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> Vec<A
 
 /// Behaviour on/off, the crossfade, the herd's gait mix and the flock.
 fn behaviour_section(ui: &mut egui::Ui, state: &mut UiState) {
-    egui::CollapsingHeader::new("Living crowd").default_open(true).show(ui, |ui| {
+    egui::CollapsingHeader::new("Living crowd").default_open(false).show(ui, |ui| {
         let b = &mut state.behaviour;
         ui.checkbox(&mut b.enabled, "behaviour (herd / flock)")
             .on_hover_text("Off: every instance loops its clip on the ring track or circles");
