@@ -1,10 +1,11 @@
 //! The window path: under X (CI runs tests in `xvfb-run`), the viewer starts,
-//! renders 30 frames while its window is resized, and exits 0.
+//! renders 30 frames while its window is resized, and exits 0; and it
+//! survives losing its GPU device.
 
 use std::process::Command;
 
-#[test]
-fn window_renders_frames_and_survives_resizes() {
+/// Whether a display is there (on CI, one must be).
+fn have_display() -> bool {
     if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
         if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
             panic!("window test: no DISPLAY on CI; run the tests under xvfb-run");
@@ -12,6 +13,14 @@ fn window_renders_frames_and_survives_resizes() {
         eprintln!(
             "SKIPPED window test: no DISPLAY (run under xvfb-run -a -s \"-screen 0 1280x720x24\")"
         );
+        return false;
+    }
+    true
+}
+
+#[test]
+fn window_renders_frames_and_survives_resizes() {
+    if !have_display() {
         return;
     }
     let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
@@ -42,5 +51,52 @@ fn window_renders_frames_and_survives_resizes() {
     assert!(
         log.contains("resize test: requesting"),
         "the window was not resized:\n{log}"
+    );
+}
+
+/// The viewer destroys its own device at frame 5, rebuilds everything, says
+/// so in one line and renders the rest of its frames.
+#[test]
+fn window_rebuilds_a_lost_device_and_carries_on() {
+    if !have_display() {
+        return;
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
+        .args([
+            "--count",
+            "50",
+            "--frames",
+            "12",
+            "--size",
+            "320x200",
+            "--technique",
+            "skinning",
+            "--fps",
+            "15",
+            "--lose-device-at",
+            "5",
+        ])
+        .env("RUST_LOG", "info,wgpu_hal=error,wgpu_core=warn,naga=error")
+        .output()
+        .expect("run the stampede binary");
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "stampede exited with {}:\n{log}",
+        output.status
+    );
+    assert!(!log.contains("panicked"), "a panic:\n{log}");
+    assert!(
+        log.contains("lose-device test: destroying the GPU device"),
+        "the device was not destroyed:\n{log}"
+    );
+    assert_eq!(
+        log.matches("rebuilt the device and renderer").count(),
+        1,
+        "one rebuild, said once:\n{log}"
+    );
+    assert!(
+        log.contains("rendered 12 frames"),
+        "the viewer did not carry on:\n{log}"
     );
 }

@@ -84,6 +84,10 @@ pub struct ViewerArgs {
     /// Request a few window sizes while running (window test).
     #[arg(long, hide = true)]
     pub resize_test: bool,
+    /// Destroy the GPU device after this many frames, to exercise the
+    /// rebuild (window test).
+    #[arg(long, hide = true)]
+    pub lose_device_at: Option<u32>,
 }
 
 impl Default for ViewerArgs {
@@ -113,6 +117,7 @@ impl Default for ViewerArgs {
             },
             flock_speed: FlockTuning::default().max_speed,
             resize_test: false,
+            lose_device_at: None,
             measure_all: false,
         }
     }

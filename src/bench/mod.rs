@@ -123,7 +123,11 @@ struct Frame<'a> {
 
 impl Frame<'_> {
     /// Renders frame `index`; returns (cpu, gpu, wall) milliseconds.
-    fn render(&self, renderer: &mut Renderer, index: u32) -> (f64, Option<f64>, f64) {
+    fn render(
+        &self,
+        renderer: &mut Renderer,
+        index: u32,
+    ) -> Result<(f64, Option<f64>, f64), RenderError> {
         let settings = FrameSettings {
             time: index as f64 * FRAME_STEP_S as f64,
             clip: self.clip,
@@ -139,7 +143,7 @@ impl Frame<'_> {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("bench frame"),
             });
-        renderer.encode(&mut encoder, self.view, &self.camera, &settings);
+        renderer.encode(&mut encoder, self.view, &self.camera, &settings)?;
         gpu.queue.submit([encoder.finish()]);
         let cpu = start.elapsed().as_secs_f64() * 1e3;
         renderer.after_submit();
@@ -149,7 +153,8 @@ impl Frame<'_> {
         let wall = start.elapsed().as_secs_f64() * 1e3;
         // The timestamp read-back was mapped by the wait: collect it now.
         renderer.after_submit();
-        (cpu, renderer.gpu_ms().map(f64::from), wall)
+        renderer.gpu.check()?;
+        Ok((cpu, renderer.gpu_ms().map(f64::from), wall))
     }
 }
 
@@ -306,7 +311,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
             };
             let mut samples = Samples::default();
             for i in 0..per_run as u32 {
-                let (cpu, gpu_ms, wall) = frame.render(&mut renderer, i);
+                let (cpu, gpu_ms, wall) = frame.render(&mut renderer, i)?;
                 if i >= args.warmup {
                     let costs = renderer.costs();
                     samples.cpu.push(cpu);

@@ -3,7 +3,12 @@
 //! Nothing here knows about crowds; the renderer and the window app build on
 //! a [`GpuContext`].
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How long a read-back waits for the GPU before giving up. Generous: a big
+/// crowd on a CPU rasterizer can take seconds a frame.
+pub const READBACK_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Why no device could be made.
 #[derive(Debug, thiserror::Error)]
@@ -22,6 +27,8 @@ pub enum GpuError {
     Surface(#[from] wgpu::CreateSurfaceError),
     #[error("reading back a GPU buffer failed: {0}")]
     Readback(String),
+    #[error("the GPU device was lost: {0}")]
+    DeviceLost(String),
 }
 
 /// What the renderer may use on this device.
@@ -47,6 +54,8 @@ pub struct GpuContext {
     pub queue: wgpu::Queue,
     pub info: wgpu::AdapterInfo,
     pub caps: Capabilities,
+    /// Why the device can no longer be used (lost, or an uncaptured error).
+    lost: Arc<Mutex<Option<String>>>,
 }
 
 impl GpuContext {
@@ -111,6 +120,7 @@ impl GpuContext {
             max_buffer_size: required_limits.max_buffer_size,
         };
         log::info!("GPU: {}", describe(&info));
+        let lost = watch(&device);
         Ok(Self {
             instance,
             adapter,
@@ -118,6 +128,32 @@ impl GpuContext {
             queue,
             info,
             caps,
+            lost,
+        })
+    }
+
+    /// Why the device is unusable: it was lost (destroyed, a driver reset)
+    /// or raised an error no error scope caught (validation, out of
+    /// memory). `None` while it works. The first reason is kept.
+    pub fn lost(&self) -> Option<String> {
+        self.lost.lock().ok().and_then(|l| l.clone())
+    }
+
+    /// `Err(DeviceLost)` once [`lost`](Self::lost) has a reason.
+    pub fn check(&self) -> Result<(), GpuError> {
+        match self.lost() {
+            Some(reason) => Err(GpuError::DeviceLost(reason)),
+            None => Ok(()),
+        }
+    }
+
+    /// Like [`read_buffer`], but a lost device gives `DeviceLost` (before
+    /// waiting, or as the reason a wait failed).
+    pub fn read(&self, buffer: &wgpu::Buffer, len: u64) -> Result<Vec<u8>, GpuError> {
+        self.check()?;
+        read_buffer(&self.device, buffer, len).map_err(|e| match self.lost() {
+            Some(reason) => GpuError::DeviceLost(reason),
+            None => e,
         })
     }
 
@@ -137,6 +173,41 @@ impl GpuContext {
     }
 }
 
+/// Installs the device-lost callback and the uncaptured-error handler
+/// (wgpu's default one panics): both log and record the first reason.
+fn watch(device: &wgpu::Device) -> Arc<Mutex<Option<String>>> {
+    let lost = Arc::new(Mutex::new(None));
+    let record = |lost: &Arc<Mutex<Option<String>>>, reason: String| {
+        if let Ok(mut l) = lost.lock()
+            && l.is_none()
+        {
+            *l = Some(reason);
+        }
+    };
+    let on_lost = lost.clone();
+    device.set_device_lost_callback(move |why, message| {
+        let reason = match why {
+            wgpu::DeviceLostReason::Destroyed => format!("destroyed ({message})"),
+            wgpu::DeviceLostReason::Unknown => message,
+        };
+        log::error!("GPU device lost: {reason}");
+        record(&on_lost, reason);
+    });
+    let on_error = lost.clone();
+    device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
+        let reason = match &error {
+            wgpu::Error::OutOfMemory { .. } => format!("out of GPU memory: {error}"),
+            wgpu::Error::Validation { description, .. } => {
+                format!("validation error: {description}")
+            }
+            wgpu::Error::Internal { description, .. } => format!("internal error: {description}"),
+        };
+        log::error!("GPU error: {reason}");
+        record(&on_error, reason);
+    }));
+    lost
+}
+
 fn describe(info: &wgpu::AdapterInfo) -> String {
     format!("{} ({:?}, {:?})", info.name, info.device_type, info.backend)
 }
@@ -152,12 +223,35 @@ pub fn read_buffer(
     slice.map_async(wgpu::MapMode::Read, move |r| {
         let _ = tx.send(r);
     });
-    device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .map_err(|e| GpuError::Readback(e.to_string()))?;
-    rx.recv()
-        .map_err(|e| GpuError::Readback(e.to_string()))?
-        .map_err(|e| GpuError::Readback(e.to_string()))?;
+    // Bounded waits: a device that stops answering gives an error, not a
+    // hang.
+    let started = Instant::now();
+    let mapped = loop {
+        let waited = device.poll(wgpu::PollType::Wait {
+            submission_index: None,
+            timeout: Some(Duration::from_millis(500)),
+        });
+        match rx.try_recv() {
+            Ok(result) => break result,
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                return Err(GpuError::Readback("the mapping was dropped".into()));
+            }
+            Err(std::sync::mpsc::TryRecvError::Empty) => {}
+        }
+        match waited {
+            Err(wgpu::PollError::Timeout) => {}
+            Err(e) => return Err(GpuError::Readback(e.to_string())),
+            // Nothing left to wait for, yet no answer: do not spin hot.
+            Ok(_) => std::thread::sleep(Duration::from_millis(1)),
+        }
+        if started.elapsed() > READBACK_TIMEOUT {
+            return Err(GpuError::Readback(format!(
+                "the GPU did not finish within {} s",
+                READBACK_TIMEOUT.as_secs()
+            )));
+        }
+    };
+    mapped.map_err(|e| GpuError::Readback(e.to_string()))?;
     let bytes = slice
         .get_mapped_range()
         .map_err(|e| GpuError::Readback(format!("{e:?}")))?

@@ -77,7 +77,7 @@ impl CrowdBuffer {
         let count = validate_count(count as u64, self.max_binding)?;
         if count > self.capacity {
             let capacity = grow_capacity(self.capacity, count)
-                .min((self.max_binding / 32) as u32)
+                .min((self.max_binding / std::mem::size_of::<Instance>() as u64) as u32)
                 .max(count);
             let buffer = Self::allocate(device, capacity);
             let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {

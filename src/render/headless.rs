@@ -3,7 +3,7 @@
 
 use super::{Camera, FrameSettings, RenderError, Renderer, RendererConfig};
 use crate::Model;
-use crate::gpu::{GpuContext, GpuError, read_buffer};
+use crate::gpu::{GpuContext, GpuError};
 use crate::vat::Vat;
 use std::path::Path;
 use std::sync::Arc;
@@ -143,7 +143,7 @@ impl Headless {
                 label: Some("headless frame"),
             });
         self.renderer
-            .encode(&mut encoder, &view, &self.camera, settings);
+            .encode(&mut encoder, &view, &self.camera, settings)?;
         encoder.copy_texture_to_buffer(
             wgpu::TexelCopyTextureInfo {
                 texture: &self.target,
@@ -167,11 +167,7 @@ impl Headless {
         );
         gpu.queue.submit([encoder.finish()]);
         self.renderer.after_submit();
-        let bytes = read_buffer(
-            &gpu.device,
-            &self.readback,
-            self.padded_row as u64 * height as u64,
-        )?;
+        let bytes = gpu.read(&self.readback, self.padded_row as u64 * height as u64)?;
         let mut pixels = Vec::with_capacity((width * height * 4) as usize);
         for row in bytes.chunks(self.padded_row as usize) {
             pixels.extend_from_slice(&row[..(width * 4) as usize]);

@@ -372,14 +372,16 @@ impl Renderer {
     }
 
     /// Records one frame into `target` (a view of the swap-chain or offscreen
-    /// texture, in `targets.format`).
+    /// texture, in `targets.format`). A lost device (before or while
+    /// recording) gives `GpuError::DeviceLost`: do not submit then.
     pub fn encode(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         target: &wgpu::TextureView,
         camera: &Camera,
         settings: &FrameSettings,
-    ) {
+    ) -> Result<(), RenderError> {
+        self.gpu.check()?;
         let count = self.crowd.count();
         let mut uniform = frame_uniform(
             camera.view_proj(self.targets.aspect()),
@@ -465,6 +467,7 @@ impl Renderer {
             t.resolve(encoder);
         }
         self.timed_pending = timed;
+        self.gpu.check().map_err(RenderError::from)
     }
 
     /// Call after submitting the frame's commands: starts the GPU-time

@@ -1,5 +1,6 @@
 //! The winit window: surface, input, egui, and the frame loop.
 
+mod recover;
 mod redraw;
 
 use super::ViewerArgs;
@@ -66,6 +67,10 @@ struct Running {
     measure: MeasureAll,
     /// The parity error of the pose on screen, and when it was computed.
     parity: Option<(Instant, Parity)>,
+    /// How many times a lost device was rebuilt.
+    losses: u32,
+    /// The frame number at the last rebuild.
+    rebuilt_at: Option<u32>,
 }
 
 #[derive(Default)]
@@ -310,6 +315,8 @@ impl Running {
             message: None,
             measure: MeasureAll::default(),
             parity: None,
+            losses: 0,
+            rebuilt_at: None,
         })
     }
 

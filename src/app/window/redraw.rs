@@ -30,6 +30,15 @@ impl Running {
             self.apply(Action::MeasureAll);
         }
         self.update_parity();
+        if args.lose_device_at == Some(self.frames) && self.losses == 0 {
+            log::warn!("lose-device test: destroying the GPU device");
+            self.gpu.device.destroy();
+        }
+        if let Some(reason) = self.gpu.lost() {
+            // Nothing on the old device can be used, this frame included.
+            self.recover(&reason)?;
+            return Ok(());
+        }
 
         let frame = match self.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(f)
@@ -48,6 +57,17 @@ impl Running {
                 return Ok(());
             }
             wgpu::CurrentSurfaceTexture::Validation => {
+                // A destroyed device shows here first (wgpu reports it to no
+                // handler): rebuild once; failing again right after a
+                // rebuild is not a lost device.
+                if self.rebuilt_at != Some(self.frames) {
+                    let reason = self
+                        .gpu
+                        .lost()
+                        .unwrap_or_else(|| "the window surface failed validation".to_string());
+                    self.recover(&reason)?;
+                    return Ok(());
+                }
                 anyhow::bail!("the window surface failed validation (see the log above)");
             }
         };
@@ -125,8 +145,16 @@ impl Running {
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("frame"),
         });
-        self.renderer
-            .encode(&mut encoder, &view, &self.camera, &settings);
+        if let Err(e) = self
+            .renderer
+            .encode(&mut encoder, &view, &self.camera, &settings)
+        {
+            // A lost device is rebuilt at the start of the next frame.
+            if self.gpu.lost().is_some() {
+                return Ok(());
+            }
+            return Err(e.into());
+        }
 
         let pixels_per_point = egui_winit::pixels_per_point(&self.egui_ctx, &self.window);
         let screen = egui_wgpu::ScreenDescriptor {

@@ -259,13 +259,14 @@ pub fn grow_buffer(
     if needed <= have && current.is_some() {
         return None;
     }
-    let size = needed
+    // Never above `limit` (rounded down to 16 bytes) unless `needed` itself
+    // is: callers cap their counts so that it is not.
+    let grown = needed
         .max(have.saturating_mul(2))
         .max(256)
         .next_power_of_two()
-        .min(limit.max(needed))
-        .div_ceil(16)
-        * 16;
+        .min(limit / 16 * 16);
+    let size = grown.max(needed.div_ceil(16) * 16);
     Some(device.create_buffer(&wgpu::BufferDescriptor {
         label: Some(label),
         size,
