@@ -84,6 +84,12 @@ pub struct ViewerArgs {
     /// Request a few window sizes while running (window test).
     #[arg(long, hide = true)]
     pub resize_test: bool,
+    /// Deliver a dropped-file event for this path at frame 3 (window test).
+    #[arg(long, hide = true)]
+    pub test_drop: Option<PathBuf>,
+    /// Save the view as F12 does at frame 3 (window test).
+    #[arg(long, hide = true)]
+    pub test_save_view: bool,
     /// Destroy the GPU device after this many frames, to exercise the
     /// rebuild (window test).
     #[arg(long, hide = true)]
@@ -117,6 +123,8 @@ impl Default for ViewerArgs {
             },
             flock_speed: FlockTuning::default().max_speed,
             resize_test: false,
+            test_drop: None,
+            test_save_view: false,
             lose_device_at: None,
             measure_all: false,
         }

@@ -1,5 +1,6 @@
 //! The winit window: surface, input, egui, and the frame loop.
 
+mod capture;
 mod recover;
 mod redraw;
 
@@ -16,7 +17,7 @@ use std::time::Instant;
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
-use winit::keyboard::{Key, ModifiersState};
+use winit::keyboard::{Key, ModifiersState, NamedKey};
 use winit::window::{Window, WindowId};
 
 pub fn run(args: ViewerArgs, count: u32) -> anyhow::Result<()> {
@@ -107,6 +108,19 @@ impl ApplicationHandler for App {
                     event_loop.exit();
                     return;
                 }
+                if r.frames == 3 {
+                    if let Some(path) = self.args.test_drop.clone() {
+                        // Through the same handler as a real drop.
+                        self.window_event(event_loop, _id, WindowEvent::DroppedFile(path));
+                    }
+                    let Some(r) = &mut self.running else { return };
+                    if self.args.test_save_view
+                        && let Err(e) = r.save_view()
+                    {
+                        r.message = Some(format!("could not save the view: {e:#}"));
+                    }
+                }
+                let Some(r) = &mut self.running else { return };
                 if self.args.frames.is_some_and(|n| r.frames >= n) {
                     log::info!(
                         "rendered {} frames in {:.2} s",
@@ -116,6 +130,7 @@ impl ApplicationHandler for App {
                     event_loop.exit();
                 }
             }
+            WindowEvent::DroppedFile(path) => r.drop_file(&path),
             WindowEvent::ModifiersChanged(m) => r.drag.modifiers = m.state(),
             WindowEvent::MouseInput { state, button, .. } => {
                 let down = state == ElementState::Pressed && !consumed;
@@ -148,12 +163,18 @@ impl ApplicationHandler for App {
             WindowEvent::KeyboardInput { event, .. }
                 if !consumed && event.state == ElementState::Pressed =>
             {
-                if let Key::Character(c) = &event.logical_key {
-                    match c.as_str() {
+                match &event.logical_key {
+                    Key::Character(c) => match c.as_str() {
                         "f" | "F" => r.apply(Action::FrameCrowd),
                         "r" | "R" => r.apply(Action::ResetCamera),
                         _ => {}
+                    },
+                    Key::Named(NamedKey::F12) => {
+                        if let Err(e) = r.save_view() {
+                            r.message = Some(format!("could not save the view: {e:#}"));
+                        }
                     }
+                    _ => {}
                 }
             }
             _ => {}
@@ -357,6 +378,7 @@ impl Running {
                     ModelPick::File => ModelChoice::File(self.ui.file_path.trim().into()),
                 };
                 if let Err(e) = self.load(choice) {
+                    log::warn!("could not load the model: {e:#}");
                     self.message = Some(format!("{e:#}"));
                     self.ui.model = pick_of(&self.prepared.choice);
                     self.ui.precision = self.prepared.vat.precision;
@@ -429,6 +451,7 @@ impl Running {
         self.message = None;
         self.window
             .set_title(&format!("Stampede — {}", self.prepared.model.name()));
+        log::info!("loaded {}", self.prepared.choice.label());
         Ok(())
     }
 

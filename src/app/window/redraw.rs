@@ -9,6 +9,18 @@ use crate::crowd::FrameSettings;
 use std::time::Instant;
 
 impl Running {
+    /// What this frame draws: the scene time and the panel's settings.
+    pub(super) fn frame_settings(&self) -> FrameSettings {
+        FrameSettings {
+            time: self.scene_time,
+            playback: 1.0,
+            spread: self.ui.spread,
+            clip: self.ui.clip,
+            interpolate: self.ui.interpolate,
+            stride: 1.0,
+        }
+    }
+
     pub(super) fn redraw(&mut self, args: &ViewerArgs) -> anyhow::Result<()> {
         if self.config.width == 0 || self.config.height == 0 {
             return Ok(());
@@ -133,14 +145,7 @@ impl Running {
         }
 
         // The scene, then the panel on top.
-        let settings = FrameSettings {
-            time: self.scene_time,
-            playback: 1.0,
-            spread: self.ui.spread,
-            clip: self.ui.clip,
-            interpolate: self.ui.interpolate,
-            stride: 1.0,
-        };
+        let settings = self.frame_settings();
         let device = &self.gpu.device;
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("frame"),

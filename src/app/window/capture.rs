@@ -1,0 +1,123 @@
+//! F12: the 3D view (without the panel) saved as a PNG in the folder the
+//! viewer was started from, and dropped model files.
+
+use super::super::ui::{Action, ModelPick};
+use super::Running;
+use crate::render::headless::RgbaImage;
+use std::path::{Path, PathBuf};
+
+impl Running {
+    /// Renders the scene once more into an offscreen texture the size of
+    /// the window and writes it to the first free `stampede-N.png` in the
+    /// current folder. Says where in the panel and the log.
+    pub(super) fn save_view(&mut self) -> anyhow::Result<PathBuf> {
+        let (width, height) = (self.config.width.max(1), self.config.height.max(1));
+        let format = self.renderer.targets.format;
+        let device = &self.gpu.device;
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("saved view"),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let padded_row = (width * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
+            * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let readback = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("saved view readback"),
+            size: padded_row as u64 * height as u64,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("saved view"),
+        });
+        let view = texture.create_view(&Default::default());
+        let settings = self.frame_settings();
+        self.renderer
+            .encode(&mut encoder, &view, &self.camera, &settings)?;
+        encoder.copy_texture_to_buffer(
+            wgpu::TexelCopyTextureInfo {
+                texture: &texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            wgpu::TexelCopyBufferInfo {
+                buffer: &readback,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(padded_row),
+                    rows_per_image: Some(height),
+                },
+            },
+            wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+        );
+        self.gpu.queue.submit([encoder.finish()]);
+        self.renderer.after_submit();
+        let bytes = crate::gpu::read_buffer(device, &readback, padded_row as u64 * height as u64)?;
+        let bgra = matches!(
+            format,
+            wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
+        );
+        let mut pixels = Vec::with_capacity((width * height * 4) as usize);
+        for row in bytes.chunks(padded_row as usize) {
+            for px in row[..(width * 4) as usize].chunks(4) {
+                if bgra {
+                    pixels.extend_from_slice(&[px[2], px[1], px[0], 255]);
+                } else {
+                    pixels.extend_from_slice(&[px[0], px[1], px[2], 255]);
+                }
+            }
+        }
+        let path = free_name(Path::new("."));
+        RgbaImage {
+            width,
+            height,
+            pixels,
+        }
+        .save_png(&path)?;
+        let shown = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        log::info!("saved the view to {}", shown.display());
+        self.message = Some(format!("saved the view to {}", shown.display()));
+        Ok(shown)
+    }
+
+    /// A `.gltf`/`.glb` dropped on the window: loaded like the panel's file
+    /// field (on failure the error shows in the panel and the model stays).
+    pub(super) fn drop_file(&mut self, path: &Path) {
+        let is_model = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("glb") || e.eq_ignore_ascii_case("gltf"));
+        if !is_model {
+            self.message = Some(format!(
+                "{}: not a glTF model (drop a .glb or .gltf file)",
+                path.display()
+            ));
+            return;
+        }
+        self.ui.model = ModelPick::File;
+        self.ui.file_path = path.display().to_string();
+        self.apply(Action::LoadModel);
+    }
+}
+
+/// The first `stampede-N.png` (N = 1, 2, …) that does not exist in `dir`.
+fn free_name(dir: &Path) -> PathBuf {
+    (1u64..)
+        .map(|n| dir.join(format!("stampede-{n}.png")))
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| dir.join("stampede.png"))
+}

@@ -1,0 +1,92 @@
+//! The window's file paths, under X (CI runs tests in `xvfb-run`): a model
+//! file dropped on the window is loaded (a bad one leaves the previous model
+//! running and shows why), and F12 saves the 3D view as a PNG in the folder
+//! the viewer was started from.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn have_display() -> bool {
+    if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
+        if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
+            panic!("window test: no DISPLAY on CI; run the tests under xvfb-run");
+        }
+        eprintln!("SKIPPED window test: no DISPLAY");
+        return false;
+    }
+    true
+}
+
+fn viewer(dir: &Path, extra: &[&str]) -> (Output, String) {
+    let mut args = vec![
+        "--count", "20", "--frames", "8", "--size", "320x200", "--fps", "10",
+    ];
+    args.extend_from_slice(extra);
+    let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
+        .args(&args)
+        .current_dir(dir)
+        .env("RUST_LOG", "info,wgpu_hal=error,wgpu_core=warn,naga=error")
+        .output()
+        .expect("run the stampede binary");
+    let log = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(
+        output.status.success(),
+        "stampede exited with {}:\n{log}",
+        output.status
+    );
+    assert!(
+        log.contains("rendered 8 frames"),
+        "the viewer stopped early:\n{log}"
+    );
+    (output, log)
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("stampede-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp folder");
+    dir
+}
+
+#[test]
+fn a_dropped_model_is_loaded_and_a_bad_one_is_refused() {
+    if !have_display() {
+        return;
+    }
+    let dir = temp_dir("drop");
+    let bird = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/bird.glb");
+    let (_, log) = viewer(&dir, &["--test-drop", bird.to_str().unwrap()]);
+    assert!(log.contains(&format!("loaded {}", bird.display())), "{log}");
+
+    let bad = dir.join("broken.glb");
+    std::fs::write(&bad, b"glTF not really").unwrap();
+    let (_, log) = viewer(&dir, &["--test-drop", bad.to_str().unwrap()]);
+    assert!(log.contains("could not load the model"), "{log}");
+    assert!(
+        log.contains("broken.glb"),
+        "the error names the file:\n{log}"
+    );
+    assert!(!log.contains("loaded "), "nothing else was loaded:\n{log}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn f12_saves_the_view_where_the_viewer_started() {
+    if !have_display() {
+        return;
+    }
+    let dir = temp_dir("f12");
+    let (_, log) = viewer(&dir, &["--test-save-view"]);
+    let saved = dir.join("stampede-1.png");
+    assert!(saved.exists(), "no {}:\n{log}", saved.display());
+    assert!(log.contains("saved the view to"), "{log}");
+    let img = stampede::render::headless::RgbaImage::load_png(&saved).expect("a PNG");
+    assert_eq!((img.width, img.height), (320, 200));
+    // The 3D view, not a cleared target: sky above, grass below.
+    let px = |x: u32, y: u32| &img.pixels[((y * img.width + x) * 4) as usize..][..3];
+    let (sky, ground) = (px(160, 4), px(160, 196));
+    assert!(
+        sky[2] > sky[0] && ground[1] > ground[2],
+        "sky {sky:?}, ground {ground:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
