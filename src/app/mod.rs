@@ -74,7 +74,11 @@ fn screenshot_headless(args: &ViewerArgs, count: u32) -> anyhow::Result<()> {
         clip: prepared.clip,
         ..FrameSettings::default()
     };
-    // The herd moves: aim at where it is at this time.
+    // The herd and the flock move: aim at where they are at this time (the
+    // flock is simulated on the GPU: a first frame brings it to the time).
+    if view.renderer.layout.motion == crate::crowd::Motion::Flock {
+        view.render(&settings)?;
+    }
     view.camera = view.renderer.camera_at(settings.time, settings.playback);
     if let Some(spec) = &args.camera {
         view.camera = spec.apply(view.camera);

@@ -224,7 +224,7 @@ fn behaviour_section(ui: &mut egui::Ui, state: &mut UiState) {
         for (w, name) in b.mix.iter_mut().zip(["walk", "gallop", "idle"]) {
             ui.add(egui::Slider::new(w, 0.0..=1.0).text(name));
         }
-        ui.checkbox(&mut state.follow_herd, "follow the herd");
+        ui.checkbox(&mut state.follow_herd, "follow the herd / flock");
         ui.label("Flock (birds)");
         let f = &mut b.flock;
         ui.add(egui::Slider::new(&mut f.w_separation, 0.0..=10.0).text("separation"));

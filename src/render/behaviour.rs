@@ -207,6 +207,9 @@ impl Behaviour {
             BehaviourKind::Flock(flap, glide) => {
                 frame.flap_clip = flap;
                 frame.glide_clip = glide;
+                // Birds are watched against the sky from nearby: a quarter
+                // of the ground's fog keeps them dark silhouettes.
+                frame.fog[0] *= 0.25;
                 self.step_flock(device, queue, encoder, time, count);
             }
         }
@@ -303,6 +306,11 @@ impl Behaviour {
         };
         let spacing = clips.params(self.seed, &self.settings, self.length).spacing;
         Some(crate::crowd::herd::formation_box(count, spacing))
+    }
+
+    /// The flock's simulation, once it has stepped.
+    pub fn flock_sim(&self) -> Option<&FlockSim> {
+        self.flock.as_ref()
     }
 
     /// A key that changes whenever the buffers of [`Self::buffers`]

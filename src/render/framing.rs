@@ -75,10 +75,53 @@ impl Renderer {
         Some(camera)
     }
 
-    /// The opening view at scene time `time`: the herd's when there is one,
-    /// else [`Self::default_camera`].
+    /// A view of the flock as it is now (its state read back from the GPU,
+    /// so call it after a frame has stepped the flock): from below and to
+    /// the side of its middle, so the birds stand against the sky, close
+    /// enough that the core of the flock fills the view's height.
+    /// `None` when there is no flock yet.
+    pub fn flock_camera(&mut self) -> Option<Camera> {
+        let sim = self.behaviour.flock_sim()?;
+        let boids = sim.read_back(&self.gpu.device, &self.gpu.queue).ok()?;
+        if boids.is_empty() {
+            return None;
+        }
+        let n = boids.len() as f32;
+        let centre = boids
+            .iter()
+            .fold(glam::Vec3::ZERO, |s, b| s + glam::Vec3::from(b.pos))
+            / n;
+        let mut radii: Vec<f32> = boids
+            .iter()
+            .map(|b| glam::Vec3::from(b.pos).distance(centre))
+            .collect();
+        radii.sort_by(f32::total_cmp);
+        // The core: where half the birds are.
+        let core = radii[radii.len() / 2];
+        let size = self.layout.model_size;
+        let mut camera = Camera {
+            target: centre,
+            yaw: 0.6,
+            pitch: -0.12,
+            ..Camera::default()
+        };
+        let tan_v = (camera.fov_y * 0.5).tan();
+        camera.distance = (core / tan_v * 0.8).max(size * 3.0);
+        // Keep the eye above the ground.
+        let lowest = self.layout.ground_y + size;
+        if camera.eye().y < lowest {
+            camera.pitch = ((lowest - centre.y) / camera.distance)
+                .clamp(-0.9, 0.9)
+                .asin();
+        }
+        Some(camera)
+    }
+
+    /// The opening view at scene time `time`: the herd's or the flock's
+    /// when there is one, else [`Self::default_camera`].
     pub fn camera_at(&mut self, time: f64, playback: f32) -> Camera {
         self.herd_camera(time, playback)
+            .or_else(|| self.flock_camera())
             .unwrap_or_else(|| self.default_camera())
     }
 

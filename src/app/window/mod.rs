@@ -63,6 +63,9 @@ struct Running {
     cpu_ms: Option<f32>,
     started: Instant,
     frames: u32,
+    /// Where the flock's middle was at the last look (the camera's target
+    /// eases towards it).
+    flock_goal: Option<glam::Vec3>,
     drag: Drag,
     message: Option<String>,
     measure: MeasureAll,
@@ -337,6 +340,7 @@ impl Running {
             measure: MeasureAll::default(),
             parity: None,
             losses: 0,
+            flock_goal: None,
             rebuilt_at: None,
         })
     }
@@ -443,6 +447,7 @@ impl Running {
         };
         self.renderer = Renderer::new(self.gpu.clone(), &prepared.model, &prepared.vat, &config)?;
         self.parity = None;
+        self.flock_goal = None;
         let technique = self.ui.technique;
         self.switch(technique);
         self.ui.clip = prepared.clip;

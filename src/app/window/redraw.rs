@@ -139,6 +139,22 @@ impl Running {
         {
             self.camera.target = c.target;
         }
+        // The flock lives on the GPU: look where it is every half second
+        // (a read-back), take its whole view after the first frame, and
+        // ease the target towards it in between.
+        if self.ui.follow_herd && self.renderer.behaviour().flock_sim().is_some() {
+            if self.frames % 30 == 1
+                && let Some(c) = self.renderer.flock_camera()
+            {
+                if self.flock_goal.is_none() && args.camera.is_none() {
+                    self.camera = c;
+                }
+                self.flock_goal = Some(c.target);
+            }
+            if let Some(goal) = self.flock_goal {
+                self.camera.target = self.camera.target.lerp(goal, 0.05);
+            }
+        }
         if self.ui.vsync != before.vsync {
             self.config.present_mode = present_mode(self.ui.vsync);
             self.surface.configure(&self.gpu.device, &self.config);
