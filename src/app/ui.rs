@@ -61,9 +61,11 @@ pub enum Action {
     MeasureAll,
 }
 
-pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> Vec<Action> {
+/// The panel; returns its actions and its width in points (the 3D view is
+/// drawn beside it).
+pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> (Vec<Action>, f32) {
     let mut actions = Vec::new();
-    egui::Panel::left("controls").default_size(400.0).show(ui, |ui| {
+    let response = egui::Panel::left("controls").default_size(400.0).show(ui, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.heading("Stampede");
             ui.label(egui::RichText::new(stats.adapter).small());
@@ -210,7 +212,7 @@ pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> Vec<A
             ui.label(egui::RichText::new("Left drag: orbit · right/shift drag: pan · wheel: zoom · F: frame · R: reset").small());
         });
     });
-    actions
+    (actions, response.response.rect.width())
 }
 
 /// Behaviour on/off, the crossfade, the herd's gait mix and the flock.

@@ -170,7 +170,7 @@ fn bench_camera(renderer: &mut Renderer) -> Camera {
         pitch: 0.6,
         ..Camera::default()
     };
-    camera.frame(&renderer.crowd_bounds(), renderer.targets.aspect());
+    camera.frame(&renderer.crowd_bounds(), renderer.aspect());
     camera
 }
 

@@ -52,7 +52,7 @@ impl Renderer {
                 // a horse either side, is inside the view: a horse `d` nearer
                 // than the middle and `a` to the side needs D ≥ d + a / tan.
                 let tan_v = (camera.fov_y * 0.5).tan();
-                let tan_h = tan_v * self.targets.aspect();
+                let tan_h = tan_v * self.aspect();
                 let margin = size * 0.45;
                 let fit = positions
                     .iter()
@@ -155,7 +155,7 @@ impl Renderer {
                     pitch: 0.35,
                     ..Camera::default()
                 };
-                c.frame(&self.crowd_bounds(), self.targets.aspect());
+                c.frame(&self.crowd_bounds(), self.aspect());
                 c.distance *= 0.8;
                 c
             }

@@ -144,6 +144,9 @@ pub struct Renderer {
     clip_table: Vec<VatClipGpu>,
     pub layout: CrowdSpec,
     pub timer: Option<GpuTimer>,
+    /// Pixels on the left of the target that something else covers (the
+    /// window's panel): the scene is drawn beside them, with their aspect.
+    view_left: u32,
     /// Draw the scene without the crowd (a debug switch: tests measure the
     /// crowd's share of the picture against it).
     pub hide_crowd: bool,
@@ -270,6 +273,7 @@ impl Renderer {
             layout,
             timer,
             hide_crowd: false,
+            view_left: 0,
             last_frame: None,
             timed_pending: false,
             gpu,
@@ -367,6 +371,26 @@ impl Renderer {
             .set_count(&self.gpu.device, &self.gpu.queue, count)
     }
 
+    /// Keeps the left `pixels` of the target for something drawn on top
+    /// (the window's panel): the 3D view is drawn beside them.
+    pub fn set_view_left(&mut self, pixels: u32) {
+        self.view_left = pixels;
+    }
+
+    /// The 3D view's left edge and width in pixels.
+    pub fn view_span(&self) -> (u32, u32) {
+        let w = self.targets.width;
+        // Keep at least a quarter of the target for the view.
+        let left = self.view_left.min(w * 3 / 4);
+        (left, w - left)
+    }
+
+    /// The 3D view's width over its height.
+    pub fn aspect(&self) -> f32 {
+        let (_, w) = self.view_span();
+        w as f32 / self.targets.height.max(1) as f32
+    }
+
     pub fn resize(&mut self, width: u32, height: u32) {
         self.targets.resize(&self.gpu.device, width, height);
     }
@@ -384,7 +408,7 @@ impl Renderer {
         self.gpu.check()?;
         let count = self.crowd.count();
         let mut uniform = frame_uniform(
-            camera.view_proj(self.targets.aspect()),
+            camera.view_proj(self.aspect()),
             camera.eye(),
             settings,
             &self.layout,
@@ -405,6 +429,7 @@ impl Renderer {
             .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&uniform));
         self.last_frame = Some(uniform);
         let started = Instant::now();
+        let (x, w) = self.view_span();
         let technique = &mut self.technique;
         let prepared = technique.prepare(&FrameContext {
             device: &self.gpu.device,
@@ -446,6 +471,16 @@ impl Renderer {
                 multiview_mask: None,
             });
             pass.set_bind_group(0, &self.frame_bind_group, &[]);
+            if x > 0 {
+                pass.set_viewport(
+                    x as f32,
+                    0.0,
+                    w as f32,
+                    self.targets.height as f32,
+                    0.0,
+                    1.0,
+                );
+            }
             let started = Instant::now();
             if !self.hide_crowd {
                 technique.draw(&mut pass, &self.model, prepared.drawn);

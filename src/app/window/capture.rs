@@ -71,9 +71,11 @@ impl Running {
             format,
             wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
         );
-        let mut pixels = Vec::with_capacity((width * height * 4) as usize);
+        // Only the 3D view, not the part the panel covers.
+        let (left, view_width) = self.renderer.view_span();
+        let mut pixels = Vec::with_capacity((view_width * height * 4) as usize);
         for row in bytes.chunks(padded_row as usize) {
-            for px in row[..(width * 4) as usize].chunks(4) {
+            for px in row[(left * 4) as usize..((left + view_width) * 4) as usize].chunks(4) {
                 if bgra {
                     pixels.extend_from_slice(&[px[2], px[1], px[0], 255]);
                 } else {
@@ -83,7 +85,7 @@ impl Running {
         }
         let path = free_name(Path::new("."));
         RgbaImage {
-            width,
+            width: view_width,
             height,
             pixels,
         }

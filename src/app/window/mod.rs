@@ -367,7 +367,7 @@ impl Running {
                     self.camera = c;
                 } else {
                     let bounds = self.renderer.crowd_bounds();
-                    self.camera.frame(&bounds, self.renderer.targets.aspect());
+                    self.camera.frame(&bounds, self.renderer.aspect());
                 }
             }
             Action::ResetCamera => self.camera = self.renderer.camera_at(self.scene_time, 1.0),

@@ -113,9 +113,14 @@ impl Running {
                 measure: &self.measure,
             },
         };
+        let mut panel_width = 0.0;
         let output = self.egui_ctx.run_ui(raw_input, |ui| {
-            actions = ui::panel(ui, &mut self.ui, &stats);
+            (actions, panel_width) = ui::panel(ui, &mut self.ui, &stats);
         });
+        // The 3D view is drawn beside the panel, not under it.
+        let scale = self.egui_ctx.pixels_per_point();
+        self.renderer
+            .set_view_left((panel_width * scale).round().max(0.0) as u32);
         self.egui_state
             .handle_platform_output(&self.window, output.platform_output);
         for action in actions {
