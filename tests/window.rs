@@ -2,25 +2,13 @@
 //! renders 30 frames while its window is resized, and exits 0; and it
 //! survives losing its GPU device.
 
-use std::process::Command;
+mod common;
 
-/// Whether a display is there (on CI, one must be).
-fn have_display() -> bool {
-    if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
-        if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
-            panic!("window test: no DISPLAY on CI; run the tests under xvfb-run");
-        }
-        eprintln!(
-            "SKIPPED window test: no DISPLAY (run under xvfb-run -a -s \"-screen 0 1280x720x24\")"
-        );
-        return false;
-    }
-    true
-}
+use std::process::Command;
 
 #[test]
 fn window_renders_frames_and_survives_resizes() {
-    if !have_display() {
+    if !common::have_display() {
         return;
     }
     let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
@@ -58,7 +46,7 @@ fn window_renders_frames_and_survives_resizes() {
 /// so in one line and renders the rest of its frames.
 #[test]
 fn window_rebuilds_a_lost_device_and_carries_on() {
-    if !have_display() {
+    if !common::have_display() {
         return;
     }
     let output = Command::new(env!("CARGO_BIN_EXE_stampede"))

@@ -3,19 +3,10 @@
 //! running and shows why), and F12 saves the 3D view as a PNG in the folder
 //! the viewer was started from.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn have_display() -> bool {
-    if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
-        if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
-            panic!("window test: no DISPLAY on CI; run the tests under xvfb-run");
-        }
-        eprintln!("SKIPPED window test: no DISPLAY");
-        return false;
-    }
-    true
-}
 
 fn viewer(dir: &Path, extra: &[&str]) -> (Output, String) {
     let mut args = vec![
@@ -49,7 +40,7 @@ fn temp_dir(name: &str) -> PathBuf {
 
 #[test]
 fn a_dropped_model_is_loaded_and_a_bad_one_is_refused() {
-    if !have_display() {
+    if !common::have_display() {
         return;
     }
     let dir = temp_dir("drop");
@@ -71,7 +62,7 @@ fn a_dropped_model_is_loaded_and_a_bad_one_is_refused() {
 
 #[test]
 fn f12_saves_the_view_where_the_viewer_started() {
-    if !have_display() {
+    if !common::have_display() {
         return;
     }
     let dir = temp_dir("f12");

@@ -153,3 +153,17 @@ pub fn triangle_gltf(indices: &[u16]) -> Vec<u8> {
         "meshes": [{"primitives": [{"attributes": {"POSITION": pos}, "indices": idx}]}],
     }))
 }
+
+/// Whether a display is there for the window tests (on CI, one must be).
+pub fn have_display() -> bool {
+    if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
+        if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
+            panic!("window test: no DISPLAY on CI; run the tests under xvfb-run");
+        }
+        eprintln!(
+            "SKIPPED window test: no DISPLAY (run under xvfb-run -a -s \"-screen 0 1280x720x24\")"
+        );
+        return false;
+    }
+    true
+}
