@@ -68,3 +68,10 @@ set -x
     --budget-s "$budget" --json "$out/bench.json" --csv "$out/bench.csv" \
     --chart "$out/bench.png" 2>&1 | tee "$out/bench.txt"
 "$bin" bench --bake --reps 3 --json "$out/bake.json" 2>&1 | tee "$out/bake.txt"
+# The VAT's texel precision where bandwidth matters: VAT and the static floor
+# at two large counts, per precision (docs/benchmarks.md, "VAT precision").
+for precision in f16 packed f32; do
+    "$bin" bench --techniques vat,static --counts 100000,1000000 --frames "$frames" \
+        --warmup "$warmup" --size 320x180 --budget-s 120 --precision "$precision" \
+        --json "$out/precision-$precision.json" 2>&1 | tee "$out/precision-$precision.txt"
+done
