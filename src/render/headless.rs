@@ -83,6 +83,8 @@ pub struct Headless {
     pub renderer: Renderer,
     pub camera: Camera,
     target: wgpu::Texture,
+    /// The view every frame draws into (made once, not per frame).
+    target_view: wgpu::TextureView,
     readback: wgpu::Buffer,
     padded_row: u32,
 }
@@ -123,27 +125,52 @@ impl Headless {
             mapped_at_creation: false,
         });
         let camera = renderer.default_camera();
+        let target_view = target.create_view(&Default::default());
         Ok(Self {
             renderer,
             camera,
             target,
+            target_view,
             readback,
             padded_row,
         })
+    }
+
+    /// Records one frame into the offscreen target.
+    fn encode(&mut self, settings: &FrameSettings) -> Result<wgpu::CommandEncoder, HeadlessError> {
+        let mut encoder =
+            self.renderer
+                .gpu
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("headless frame"),
+                });
+        self.renderer
+            .encode(&mut encoder, &self.target_view, &self.camera, settings)?;
+        Ok(encoder)
+    }
+
+    /// Renders one frame and waits for the GPU, without reading the image
+    /// back: the steady-state frame (tests/frame_allocs.rs counts its heap
+    /// allocations).
+    pub fn draw_frame(&mut self, settings: &FrameSettings) -> Result<(), HeadlessError> {
+        let encoder = self.encode(settings)?;
+        let gpu = &self.renderer.gpu;
+        gpu.queue.submit([encoder.finish()]);
+        self.renderer.after_submit();
+        let gpu = &self.renderer.gpu;
+        gpu.check()?;
+        gpu.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| GpuError::Readback(e.to_string()))?;
+        Ok(gpu.check()?)
     }
 
     /// Renders one frame and reads it back.
     pub fn render(&mut self, settings: &FrameSettings) -> Result<RgbaImage, HeadlessError> {
         let (width, height) = (self.renderer.targets.width, self.renderer.targets.height);
         let gpu = self.renderer.gpu.clone();
-        let view = self.target.create_view(&Default::default());
-        let mut encoder = gpu
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("headless frame"),
-            });
-        self.renderer
-            .encode(&mut encoder, &view, &self.camera, settings)?;
+        let mut encoder = self.encode(settings)?;
         encoder.copy_texture_to_buffer(
             wgpu::TexelCopyTextureInfo {
                 texture: &self.target,
