@@ -108,7 +108,7 @@ fn the_flock_view_shows_birds_and_wing_beats() {
     };
     let t = 12.0;
     view.render(&at(t)).expect("the flock steps to t");
-    view.camera = view.renderer.camera_at(t, 1.0);
+    view.camera = view.renderer.flock_camera().expect("the flock has stepped");
     let shown = view.render(&at(t)).expect("render");
     view.renderer.hide_crowd = true;
     let hidden = view.render(&at(t)).expect("render");

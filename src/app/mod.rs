@@ -76,10 +76,13 @@ fn screenshot_headless(args: &ViewerArgs, count: u32) -> anyhow::Result<()> {
     };
     // The herd and the flock move: aim at where they are at this time (the
     // flock is simulated on the GPU: a first frame brings it to the time).
+    view.camera = view.renderer.camera_at(settings.time, settings.playback);
     if view.renderer.layout.motion == crate::crowd::Motion::Flock {
         view.render(&settings)?;
+        if let Some(c) = view.renderer.flock_camera() {
+            view.camera = c;
+        }
     }
-    view.camera = view.renderer.camera_at(settings.time, settings.playback);
     if let Some(spec) = &args.camera {
         view.camera = spec.apply(view.camera);
     }

@@ -117,11 +117,12 @@ impl Renderer {
         Some(camera)
     }
 
-    /// The opening view at scene time `time`: the herd's or the flock's
-    /// when there is one, else [`Self::default_camera`].
+    /// The opening view at scene time `time`: the herd's when there is one,
+    /// else [`Self::default_camera`]. It depends only on the time, never on
+    /// what was drawn before; the flock's view, which reads the simulation
+    /// back, is [`Self::flock_camera`].
     pub fn camera_at(&mut self, time: f64, playback: f32) -> Camera {
         self.herd_camera(time, playback)
-            .or_else(|| self.flock_camera())
             .unwrap_or_else(|| self.default_camera())
     }
 

@@ -362,8 +362,10 @@ impl Running {
     fn apply(&mut self, action: Action) {
         match action {
             Action::FrameCrowd => {
-                // The herd moves: frame it where it is now.
+                // The herd and the flock move: frame them where they are now.
                 if let Some(c) = self.renderer.herd_camera(self.scene_time, 1.0) {
+                    self.camera = c;
+                } else if let Some(c) = self.renderer.flock_camera() {
                     self.camera = c;
                 } else {
                     let bounds = self.renderer.crowd_bounds();
