@@ -6,6 +6,26 @@ use crate::Aabb;
 use crate::crowd::Motion;
 
 impl Renderer {
+    /// Keeps the left `pixels` of the target for something drawn on top
+    /// (the window's panel): the 3D view is drawn beside them.
+    pub fn set_view_left(&mut self, pixels: u32) {
+        self.view_left = pixels;
+    }
+
+    /// The 3D view's left edge and width in pixels.
+    pub fn view_span(&self) -> (u32, u32) {
+        let w = self.targets.width;
+        // Keep at least a quarter of the target for the view.
+        let left = self.view_left.min(w * 3 / 4);
+        (left, w - left)
+    }
+
+    /// The 3D view's width over its height.
+    pub fn aspect(&self) -> f32 {
+        let (_, w) = self.view_span();
+        w as f32 / self.targets.height.max(1) as f32
+    }
+
     /// A view of the herd at scene time `time` (with `playback`): low, from
     /// ahead and to the side. A herd small enough to fit is framed whole,
     /// as close as it fits (a single horse fills a good part of the view);

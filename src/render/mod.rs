@@ -39,6 +39,7 @@ pub use techniques::vat::{VatResources, clip_table};
 pub use techniques::{
     BuildContext, FrameContext, Prepared, Technique, TechniqueCosts, TechniqueKind,
 };
+pub use techniques::{shader_modules, shader_source};
 pub use timing::{GpuTimer, History};
 
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
@@ -64,24 +65,6 @@ pub enum RenderError {
     BadSize { width: u32, height: u32, max: u32 },
     #[error("the bone-texture technique cannot be built: {0}")]
     Bone(#[from] BoneError),
-}
-
-/// Every shader module the renderer builds: each technique's crowd module
-/// and the others. tests/shader_validation.rs validates exactly this list.
-pub fn shader_modules() -> Vec<shaders::ModuleSpec> {
-    TechniqueKind::ALL
-        .iter()
-        .map(|k| k.crowd_module())
-        .chain(shaders::OTHER_MODULES.iter().copied())
-        .collect()
-}
-
-/// The composed source of the module called `name` in [`shader_modules`].
-pub fn shader_source(name: &str) -> Option<String> {
-    shader_modules()
-        .into_iter()
-        .find(|m| m.name == name)
-        .and_then(|m| m.source().ok())
 }
 
 /// How to build a renderer.
@@ -369,26 +352,6 @@ impl Renderer {
     pub fn set_count(&mut self, count: u32) -> Result<(), CountError> {
         self.crowd
             .set_count(&self.gpu.device, &self.gpu.queue, count)
-    }
-
-    /// Keeps the left `pixels` of the target for something drawn on top
-    /// (the window's panel): the 3D view is drawn beside them.
-    pub fn set_view_left(&mut self, pixels: u32) {
-        self.view_left = pixels;
-    }
-
-    /// The 3D view's left edge and width in pixels.
-    pub fn view_span(&self) -> (u32, u32) {
-        let w = self.targets.width;
-        // Keep at least a quarter of the target for the view.
-        let left = self.view_left.min(w * 3 / 4);
-        (left, w - left)
-    }
-
-    /// The 3D view's width over its height.
-    pub fn aspect(&self) -> f32 {
-        let (_, w) = self.view_span();
-        w as f32 / self.targets.height.max(1) as f32
     }
 
     pub fn resize(&mut self, width: u32, height: u32) {

@@ -230,3 +230,21 @@ pub trait Technique {
         false
     }
 }
+
+/// Every shader module the renderer builds: each technique's crowd module
+/// and the others. tests/shader_validation.rs validates exactly this list.
+pub fn shader_modules() -> Vec<crate::render::shaders::ModuleSpec> {
+    TechniqueKind::ALL
+        .iter()
+        .map(|k| k.crowd_module())
+        .chain(crate::render::shaders::OTHER_MODULES.iter().copied())
+        .collect()
+}
+
+/// The composed source of the module called `name` in [`shader_modules`].
+pub fn shader_source(name: &str) -> Option<String> {
+    shader_modules()
+        .into_iter()
+        .find(|m| m.name == name)
+        .and_then(|m| m.source().ok())
+}
