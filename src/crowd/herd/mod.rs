@@ -148,10 +148,18 @@ pub struct HorseState {
 pub struct Herd {
     pub params: HerdParams,
     pub path: HerdPath,
-    /// `starts[k]` = herd distance at the start of segment k (k ≥ 0), in
-    /// f64: summed over days of segments, f32 would lose whole units.
-    starts: Vec<f64>,
+    /// `checkpoints[i]` = herd distance at the start of segment
+    /// `i × CHECKPOINT_SEGMENTS`, in f64 (summed over days of segments, f32
+    /// would lose whole units). One entry per ~7 hours of herd time, so a
+    /// herd that runs for a month keeps about a hundred.
+    checkpoints: Vec<f64>,
+    /// The last segment whose start was asked for, and its distance: the
+    /// table asks for consecutive segments, so most steps start here.
+    cursor: (i64, f64),
 }
+
+/// Segments between two stored start distances.
+const CHECKPOINT_SEGMENTS: i64 = 4096;
 
 impl Herd {
     /// A herd of `count` for the path sized to hold it.
@@ -160,7 +168,8 @@ impl Herd {
         Self {
             params,
             path,
-            starts: vec![0.0],
+            checkpoints: vec![0.0],
+            cursor: (0, 0.0),
         }
     }
 
@@ -201,18 +210,38 @@ impl Herd {
         v0 * r + (v1 - v0) * r * r / (2.0 * f) + v1 * (s - f).max(0.0)
     }
 
-    /// Herd distance at the start of segment `k` (0 for k ≤ 0).
+    /// Herd distance at the start of segment `k` (0 for k ≤ 0): the sum of
+    /// every earlier segment's distance, added in order from segment 0
+    /// (resumed from the cursor or the nearest checkpoint, which hold the
+    /// same partial sums).
     pub fn start_distance(&mut self, k: i64) -> f64 {
         if k <= 0 {
             return 0.0;
         }
         let seg = self.params.segment;
-        while self.starts.len() as i64 <= k {
-            let j = self.starts.len() as i64 - 1;
-            let next = self.starts[j as usize] + self.within(j, seg) as f64;
-            self.starts.push(next);
+        let (mut j, mut d) = self.cursor;
+        if k < j {
+            let i = ((k / CHECKPOINT_SEGMENTS) as usize).min(self.checkpoints.len() - 1);
+            (j, d) = (i as i64 * CHECKPOINT_SEGMENTS, self.checkpoints[i]);
         }
-        self.starts[k as usize]
+        let last_checkpoint = (self.checkpoints.len() as i64 - 1) * CHECKPOINT_SEGMENTS;
+        if j < last_checkpoint && k >= last_checkpoint {
+            (j, d) = (
+                last_checkpoint,
+                self.checkpoints[self.checkpoints.len() - 1],
+            );
+        }
+        while j < k {
+            d += self.within(j, seg) as f64;
+            j += 1;
+            if j % CHECKPOINT_SEGMENTS == 0
+                && j / CHECKPOINT_SEGMENTS == self.checkpoints.len() as i64
+            {
+                self.checkpoints.push(d);
+            }
+        }
+        self.cursor = (k, d);
+        d
     }
 
     /// The largest lag any horse has (ahead or behind), in seconds.

@@ -198,3 +198,37 @@ fn horses_never_run_into_each_other() {
     // no pair comes closer than the formation allows.
     assert!(closest > 0.4 * params().spacing, "closest pair {closest}");
 }
+
+/// The start distances come out the same whatever order they are asked in
+/// (forward, backward, across checkpoints) as the plain running sum from
+/// segment 0, and the herd keeps one checkpoint per 4,096 segments.
+#[test]
+fn start_distances_match_the_running_sum_in_any_order() {
+    let mut herd = Herd::new(params(), 40);
+    let seg = herd.params.segment;
+    let n = 3 * CHECKPOINT_SEGMENTS + 100;
+    let mut sum = vec![0.0f64];
+    for j in 0..n {
+        let next = sum[j as usize] + herd.within(j, seg) as f64;
+        sum.push(next);
+    }
+    let order = [
+        5,
+        4,
+        n,
+        17,
+        CHECKPOINT_SEGMENTS - 1,
+        CHECKPOINT_SEGMENTS,
+        CHECKPOINT_SEGMENTS + 1,
+        2 * CHECKPOINT_SEGMENTS + 7,
+        1,
+        n - 1,
+        0,
+        -3,
+    ];
+    for k in order {
+        let expected = if k <= 0 { 0.0 } else { sum[k as usize] };
+        assert_eq!(herd.start_distance(k), expected, "segment {k}");
+    }
+    assert_eq!(herd.checkpoints.len() as i64, n / CHECKPOINT_SEGMENTS + 1);
+}
