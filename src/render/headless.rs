@@ -1,6 +1,7 @@
 //! Rendering without a window: one deterministic frame into an offscreen
 //! texture, read back as RGBA8 (and written as PNG).
 
+use super::offscreen::Offscreen;
 use super::{Camera, FrameSettings, RenderError, Renderer, RendererConfig};
 use crate::Model;
 use crate::gpu::{GpuContext, GpuError};
@@ -82,11 +83,8 @@ impl RgbaImage {
 pub struct Headless {
     pub renderer: Renderer,
     pub camera: Camera,
-    target: wgpu::Texture,
-    /// The view every frame draws into (made once, not per frame).
-    target_view: wgpu::TextureView,
-    readback: wgpu::Buffer,
-    padded_row: u32,
+    /// The target every frame draws into (made once, not per frame).
+    target: Offscreen,
 }
 
 impl Headless {
@@ -101,38 +99,18 @@ impl Headless {
             ..config.clone()
         };
         let renderer = Renderer::new(gpu, model, vat, &config)?;
-        let device = &renderer.gpu.device;
-        let target = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("headless target"),
-            size: wgpu::Extent3d {
-                width: config.width,
-                height: config.height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        });
-        let padded_row = (config.width * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
-            * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-        let readback = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("headless readback"),
-            size: padded_row as u64 * config.height as u64,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let target = Offscreen::new(
+            &renderer.gpu.device,
+            "headless target",
+            FORMAT,
+            config.width,
+            config.height,
+        );
         let camera = renderer.default_camera();
-        let target_view = target.create_view(&Default::default());
         Ok(Self {
             renderer,
             camera,
             target,
-            target_view,
-            readback,
-            padded_row,
         })
     }
 
@@ -146,7 +124,7 @@ impl Headless {
                     label: Some("headless frame"),
                 });
         self.renderer
-            .encode(&mut encoder, &self.target_view, &self.camera, settings)?;
+            .encode(&mut encoder, self.target.view(), &self.camera, settings)?;
         Ok(encoder)
     }
 
@@ -171,34 +149,10 @@ impl Headless {
         let (width, height) = (self.renderer.targets.width, self.renderer.targets.height);
         let gpu = self.renderer.gpu.clone();
         let mut encoder = self.encode(settings)?;
-        encoder.copy_texture_to_buffer(
-            wgpu::TexelCopyTextureInfo {
-                texture: &self.target,
-                mip_level: 0,
-                origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::All,
-            },
-            wgpu::TexelCopyBufferInfo {
-                buffer: &self.readback,
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(self.padded_row),
-                    rows_per_image: Some(height),
-                },
-            },
-            wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-        );
+        self.target.copy_out(&mut encoder);
         gpu.queue.submit([encoder.finish()]);
         self.renderer.after_submit();
-        let bytes = gpu.read(&self.readback, self.padded_row as u64 * height as u64)?;
-        let mut pixels = Vec::with_capacity((width * height * 4) as usize);
-        for row in bytes.chunks(self.padded_row as usize) {
-            pixels.extend_from_slice(&row[..(width * 4) as usize]);
-        }
+        let pixels = self.target.read(&gpu)?;
         Ok(RgbaImage {
             width,
             height,

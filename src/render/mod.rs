@@ -11,6 +11,7 @@ mod framing;
 pub mod gpu_data;
 pub mod headless;
 pub mod model_gpu;
+pub mod offscreen;
 pub mod pipeline;
 pub mod scene;
 pub mod shaders;

@@ -4,6 +4,7 @@
 use super::super::ui::{Action, ModelPick};
 use super::Running;
 use crate::render::headless::RgbaImage;
+use crate::render::offscreen::Offscreen;
 use std::path::{Path, PathBuf};
 
 impl Running {
@@ -13,60 +14,20 @@ impl Running {
     pub(super) fn save_view(&mut self) -> anyhow::Result<PathBuf> {
         let (width, height) = (self.config.width.max(1), self.config.height.max(1));
         let format = self.renderer.targets.format;
-        let device = &self.gpu.device;
-        let texture = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("saved view"),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        });
-        let padded_row = (width * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
-            * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-        let readback = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("saved view readback"),
-            size: padded_row as u64 * height as u64,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("saved view"),
-        });
-        let view = texture.create_view(&Default::default());
+        let target = Offscreen::new(&self.gpu.device, "saved view", format, width, height);
+        let mut encoder = self
+            .gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("saved view"),
+            });
         let settings = self.frame_settings();
         self.renderer
-            .encode(&mut encoder, &view, &self.camera, &settings)?;
-        encoder.copy_texture_to_buffer(
-            wgpu::TexelCopyTextureInfo {
-                texture: &texture,
-                mip_level: 0,
-                origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::All,
-            },
-            wgpu::TexelCopyBufferInfo {
-                buffer: &readback,
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(padded_row),
-                    rows_per_image: Some(height),
-                },
-            },
-            wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-        );
+            .encode(&mut encoder, target.view(), &self.camera, &settings)?;
+        target.copy_out(&mut encoder);
         self.gpu.queue.submit([encoder.finish()]);
         self.renderer.after_submit();
-        let bytes = crate::gpu::read_buffer(device, &readback, padded_row as u64 * height as u64)?;
+        let bytes = target.read(&self.gpu)?;
         let bgra = matches!(
             format,
             wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
@@ -74,7 +35,7 @@ impl Running {
         // Only the 3D view, not the part the panel covers.
         let (left, view_width) = self.renderer.view_span();
         let mut pixels = Vec::with_capacity((view_width * height * 4) as usize);
-        for row in bytes.chunks(padded_row as usize) {
+        for row in bytes.chunks((width * 4) as usize) {
             for px in row[(left * 4) as usize..((left + view_width) * 4) as usize].chunks(4) {
                 if bgra {
                     pixels.extend_from_slice(&[px[2], px[1], px[0], 255]);
