@@ -14,6 +14,7 @@ pub mod crowd;
 pub mod gait;
 pub mod gpu;
 pub mod inspect;
+pub mod lod;
 pub mod model;
 pub mod pose_batch;
 pub mod procgen;
