@@ -18,6 +18,9 @@ struct AnimState {
     previous: u32,
     previous_time: f32,
     weight: f32,
+    // Sample the nearest baked frame instead of lerping two (animation LOD,
+    // set by the vertex entry from the cull pass's choice).
+    nearest: bool,
 };
 
 // Clip time of clip `clip_index` for an instance, at `num / den` seconds of

@@ -44,9 +44,11 @@ struct Frame {
     // The birds' flap and glide clips (behaviour on).
     flap_clip: u32,
     glide_clip: u32,
+    // 1 = drawn from the cull pass's visible list (crowd_vertex.wgsl).
+    culled: u32,
+    // 1 = tint instances by their LOD level.
+    lod_tint: u32,
     _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
 };
 
 // A read-only storage buffer, not a uniform buffer: lavapipe (Mesa 22.x)

@@ -55,6 +55,11 @@ impl Aabb {
         }
     }
 
+    /// The sphere around the box: its centre and half its diagonal.
+    pub fn sphere(&self) -> (Vec3, f32) {
+        (self.center(), self.diagonal() * 0.5)
+    }
+
     /// Length of the diagonal: the model's "size" in error reports.
     pub fn diagonal(&self) -> f32 {
         self.size().length()

@@ -3,6 +3,7 @@
 //! layouter on the composed modules the renderer builds. The last tests show
 //! that a field reordered on either side is caught.
 
+use stampede::crowd::cull::CullUniform;
 use stampede::crowd::flock::{Boid, FlockUniform};
 use stampede::crowd::herd::HerdTable;
 use stampede::crowd::{FrameUniform, Instance};
@@ -177,6 +178,8 @@ fn rust_mirrors_match_their_wgsl_structs() {
                 fade,
                 flap_clip,
                 glide_clip,
+                culled,
+                lod_tint,
                 _pad,
             }),
         ),
@@ -276,6 +279,25 @@ fn rust_mirrors_match_their_wgsl_structs() {
     for (name, source, rust) in &checks {
         problems.extend(compare(name, rust, &wgsl_layout(source, name)));
     }
+    let cull = shaders::CULL.source().expect("composes");
+    problems.extend(compare(
+        "CullParams",
+        &rust_layout!(CullUniform {
+            planes,
+            eye,
+            sphere,
+            level_error,
+            count,
+            levels,
+            flags,
+            budget_px,
+            region,
+            nearest_error,
+            orthographic,
+            _pad,
+        }),
+        &wgsl_layout(&cull, "CullParams"),
+    ));
     let packed = shaders::VAT_PACKED.source().expect("composes");
     problems.extend(compare(
         "VatPacking",

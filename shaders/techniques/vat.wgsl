@@ -10,6 +10,6 @@ fn pose(vertex: u32, instance: u32, a: AnimState) -> VatSample {
         a.clip,
         a.time,
         a.weight,
-        frame.interpolate != 0u,
+        frame.interpolate != 0u && !a.nearest,
     );
 }

@@ -43,7 +43,12 @@ pub struct FrameUniform {
     pub fade: f32,
     pub flap_clip: u32,
     pub glide_clip: u32,
-    pub _pad: [u32; 3],
+    /// 1 = the crowd is drawn from the cull pass's visible list (indirect
+    /// draws); 0 = one instanced draw of every instance.
+    pub culled: u32,
+    /// 1 = tint each instance by its LOD level.
+    pub lod_tint: u32,
+    pub _pad: u32,
 }
 const _: () = assert!(std::mem::size_of::<FrameUniform>() == 320);
 
@@ -137,6 +142,9 @@ pub fn frame_uniform(
         fade: 0.25,
         flap_clip: 0,
         glide_clip: 0,
-        _pad: [0; 3],
+        // The renderer sets these from its cull settings.
+        culled: 0,
+        lod_tint: 0,
+        _pad: 0,
     }
 }

@@ -7,11 +7,13 @@
 
 pub mod anim;
 pub mod clip_time;
+pub mod cull;
 pub mod flock;
 pub mod frame;
 pub mod herd;
 pub mod instance;
 pub mod parity;
+pub mod placement;
 pub mod rng;
 pub mod scene_time;
 pub mod setup;

@@ -84,7 +84,9 @@ impl GpuContext {
         let available = adapter.features();
         let wanted = wgpu::Features::TIMESTAMP_QUERY
             | wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES
-            | wgpu::Features::FLOAT32_FILTERABLE;
+            | wgpu::Features::FLOAT32_FILTERABLE
+            // The cull pass's single multi-draw (else one draw per level).
+            | wgpu::Features::INDIRECT_FIRST_INSTANCE;
         let required_features = available & wanted;
         let adapter_limits = adapter.limits();
         // Ask for what the adapter has: big crowds want big storage buffers

@@ -71,7 +71,7 @@ pub fn build(model: &Model, vat: &Vat, _options: &LodOptions) -> LodChain {
             index_count: model.indices.len() as u32,
             error: 0.0,
         }],
-        nearest_frame_error: vec![0.0; vat.clips.len()],
+        nearest_frame_error: vec![f32::INFINITY; vat.clips.len()],
         build_ms: 0.0,
     }
 }

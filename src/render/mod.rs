@@ -6,6 +6,8 @@
 pub mod behaviour;
 pub mod camera;
 pub mod crowd_buffer;
+pub mod cull;
+mod encode;
 pub mod flock_sim;
 mod framing;
 pub mod gpu_data;
@@ -22,19 +24,18 @@ pub mod timing;
 
 use crate::Model;
 use crate::bones::BoneError;
-use crate::crowd::{
-    BehaviourSettings, CountError, CrowdSpec, FrameSettings, FrameUniform, Motion, frame_uniform,
-};
+use crate::crowd::{BehaviourSettings, CountError, CrowdSpec, FrameSettings, FrameUniform, Motion};
 use crate::gpu::{GpuContext, GpuError};
+use crate::lod::LodChain;
 use crate::vat::Vat;
 pub use behaviour::{Behaviour, BehaviourKind};
 pub use camera::{Camera, CameraSpec};
 pub use crowd_buffer::CrowdBuffer;
+pub use cull::{CrowdDraw, CullStats, Culler};
 use gpu_data::VatClipGpu;
 use model_gpu::ModelGpu;
 pub use scene::Scene;
 use std::sync::Arc;
-use std::time::Instant;
 pub use targets::Targets;
 pub use techniques::vat::{VatResources, clip_table};
 pub use techniques::{
@@ -128,6 +129,10 @@ pub struct Renderer {
     clip_table: Vec<VatClipGpu>,
     pub layout: CrowdSpec,
     pub timer: Option<GpuTimer>,
+    /// The cull pass: visible lists, LOD choice, indirect arguments.
+    culler: Culler,
+    /// The mesh levels (index ranges over the model's vertex stream).
+    lod: Arc<LodChain>,
     /// Pixels on the left of the target that something else covers (the
     /// window's panel): the scene is drawn beside them, with their aspect.
     view_left: u32,
@@ -184,7 +189,7 @@ impl Renderer {
             label: Some("frame layout"),
             entries: &[wgpu::BindGroupLayoutEntry {
                 binding: 0,
-                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT | wgpu::ShaderStages::COMPUTE,
                 ty: wgpu::BindingType::Buffer {
                     ty: wgpu::BufferBindingType::Storage { read_only: true },
                     has_dynamic_offset: false,
@@ -202,7 +207,12 @@ impl Renderer {
             }],
         });
         let scene = Scene::new(device, &targets, &frame_layout);
-        let model_gpu = ModelGpu::new(device, &gpu.queue, model);
+        let lod = Arc::new(crate::lod::build(
+            model,
+            vat,
+            &crate::lod::LodOptions::default(),
+        ));
+        let model_gpu = ModelGpu::new(device, &gpu.queue, model, &lod.indices);
         let crowd = CrowdBuffer::new(
             device,
             &gpu.queue,
@@ -213,6 +223,13 @@ impl Renderer {
         let model_cpu = Arc::new(model.clone());
         let vat = Arc::new(vat.clone());
         let clip_table = clip_table(&vat, &config.ground_speeds);
+        let culler = Culler::new(
+            device,
+            &frame_layout,
+            &techniques::clip_buffer(device, "cull clip table", &clip_table),
+            cull_sphere(&vat),
+            &lod,
+        );
         let technique = TechniqueKind::default().build(&BuildContext {
             device,
             queue: &gpu.queue,
@@ -223,6 +240,7 @@ impl Renderer {
             model_gpu: &model_gpu,
             targets: &targets,
             frame_layout: &frame_layout,
+            visible_layout: culler.draw_layout(),
         })?;
         let layout = CrowdSpec {
             motion: config.motion,
@@ -256,6 +274,8 @@ impl Renderer {
             clip_table,
             layout,
             timer,
+            culler,
+            lod,
             hide_crowd: false,
             view_left: 0,
             last_frame: None,
@@ -297,6 +317,7 @@ impl Renderer {
             model_gpu: &self.model,
             targets: &self.targets,
             frame_layout: &self.frame_layout,
+            visible_layout: self.culler.draw_layout(),
         };
         // A placeholder-free swap: build the new one, then drop the old.
         // Dropping first would leave nothing to draw if the build failed.
@@ -322,7 +343,8 @@ impl Renderer {
             gpu_memory_bytes: t.gpu_memory_bytes(),
             shared_memory_bytes: self.crowd.buffer.size()
                 + self.model.gpu_memory_bytes()
-                + self.behaviour.gpu_memory_bytes(),
+                + self.behaviour.gpu_memory_bytes()
+                + self.culler.gpu_memory_bytes(),
             gpu_ms: self.gpu_ms(),
             cap: t.cap(),
             morphs_ignored: t.ignores_morphs() && !self.model_cpu.morphs.is_empty(),
@@ -358,132 +380,13 @@ impl Renderer {
     pub fn resize(&mut self, width: u32, height: u32) {
         self.targets.resize(&self.gpu.device, width, height);
     }
+}
 
-    /// Records one frame into `target` (a view of the swap-chain or offscreen
-    /// texture, in `targets.format`). A lost device (before or while
-    /// recording) gives `GpuError::DeviceLost`: do not submit then.
-    pub fn encode(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-        target: &wgpu::TextureView,
-        camera: &Camera,
-        settings: &FrameSettings,
-    ) -> Result<(), RenderError> {
-        self.gpu.check()?;
-        let count = self.crowd.count();
-        let mut uniform = frame_uniform(
-            camera.view_proj(self.aspect()),
-            camera.eye(),
-            settings,
-            &self.layout,
-            count,
-        );
-        // The herd's table or the flock's steps (recorded before the pass).
-        let started = Instant::now();
-        self.behaviour.update(
-            &self.gpu.device,
-            &self.gpu.queue,
-            encoder,
-            &mut uniform,
-            settings.time,
-        );
-        let behaviour_s = started.elapsed().as_secs_f64();
-        self.gpu
-            .queue
-            .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&uniform));
-        self.last_frame = Some(uniform);
-        let started = Instant::now();
-        let (x, w) = self.view_span();
-        let technique = &mut self.technique;
-        let prepared = technique.prepare(&FrameContext {
-            device: &self.gpu.device,
-            queue: &self.gpu.queue,
-            crowd: &self.crowd,
-            model: &self.model,
-            frame: &uniform,
-            behaviour: &self.behaviour,
-        });
-        let mut cpu_s = started.elapsed().as_secs_f64();
-        let (view, resolve) = match &self.targets.msaa {
-            Some(msaa) => (msaa, Some(target)),
-            None => (target, None),
-        };
-        let timestamp_writes = self.timer.as_ref().and_then(|t| t.pass_writes());
-        let timed = timestamp_writes.is_some();
-        {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("scene pass"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view,
-                    depth_slice: None,
-                    resolve_target: resolve,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view: &self.targets.depth,
-                    depth_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(1.0),
-                        store: wgpu::StoreOp::Discard,
-                    }),
-                    stencil_ops: None,
-                }),
-                timestamp_writes,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            pass.set_bind_group(0, &self.frame_bind_group, &[]);
-            if x > 0 {
-                pass.set_viewport(
-                    x as f32,
-                    0.0,
-                    w as f32,
-                    self.targets.height as f32,
-                    0.0,
-                    1.0,
-                );
-            }
-            let started = Instant::now();
-            if !self.hide_crowd {
-                technique.draw(&mut pass, &self.model, prepared.drawn);
-            }
-            cpu_s += started.elapsed().as_secs_f64();
-            self.scene.draw_ground(&mut pass);
-            self.scene.draw_sky(&mut pass);
-        }
-        self.costs = TechniqueCosts {
-            kind: technique.kind(),
-            cpu_ms: (cpu_s * 1000.0) as f32,
-            behaviour_ms: (behaviour_s * 1000.0) as f32,
-            upload_bytes: prepared.upload_bytes,
-            drawn: prepared.drawn,
-            requested: count,
-            ..self.costs
-        };
-        if timed && let Some(t) = &self.timer {
-            t.resolve(encoder);
-        }
-        self.timed_pending = timed;
-        self.gpu.check().map_err(RenderError::from)
-    }
-
-    /// Call after submitting the frame's commands: starts the GPU-time
-    /// read-back and collects an earlier one.
-    pub fn after_submit(&mut self) {
-        if let Some(t) = &mut self.timer {
-            if self.timed_pending {
-                t.start_read();
-                self.timed_pending = false;
-            }
-            t.collect(&self.gpu.device);
-        }
-    }
-
-    /// GPU milliseconds of the last timed frame, `None` when unsupported or
-    /// not yet known.
-    pub fn gpu_ms(&self) -> Option<f32> {
-        self.timer.as_ref().and_then(|t| t.last_ms)
-    }
+/// The sphere every pose of every instance fits in (model space): the
+/// bake's bounds over every frame of every clip, widened by the bake's
+/// interpolation error so that exact skinning between two baked frames
+/// (live skinning, CPU skinning) stays inside too.
+fn cull_sphere(vat: &Vat) -> (glam::Vec3, f32) {
+    let (centre, radius) = vat.bounds.sphere();
+    (centre, radius + vat.report.interpolation.max(0.0))
 }

@@ -114,7 +114,9 @@ fn mips(base: Vec<u8>, w: u32, h: u32, levels: u32) -> Vec<Vec<u8>> {
 }
 
 impl ModelGpu {
-    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, model: &Model) -> Self {
+    /// `indices`: the LOD chain's index lists, level 0 (the model's own
+    /// triangles) first; a direct draw uses `index_count` of them.
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, model: &Model, indices: &[u32]) -> Self {
         let vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("model static vertices"),
             contents: bytemuck::cast_slice(&static_vertices(model)),
@@ -122,7 +124,7 @@ impl ModelGpu {
         });
         let indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("model indices"),
-            contents: bytemuck::cast_slice(&model.indices),
+            contents: bytemuck::cast_slice(indices),
             usage: wgpu::BufferUsages::INDEX,
         });
 

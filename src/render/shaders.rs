@@ -47,11 +47,24 @@ pub const HERD: ModuleSpec = ModuleSpec {
     name: "herd",
     roots: &["herd"],
 };
+/// The cull pass (render::cull).
+pub const CULL: ModuleSpec = ModuleSpec {
+    name: "cull",
+    roots: &["cull"],
+};
 
 /// Every module that is not a technique's own crowd module (those come
 /// from `render::techniques`; `render::shader_modules` lists them all).
-pub const OTHER_MODULES: &[ModuleSpec] =
-    &[GROUND, SKY, VAT, VAT_PACKED, CROWD_VAT_PACKED, FLOCK, HERD];
+pub const OTHER_MODULES: &[ModuleSpec] = &[
+    GROUND,
+    SKY,
+    VAT,
+    VAT_PACKED,
+    CROWD_VAT_PACKED,
+    FLOCK,
+    HERD,
+    CULL,
+];
 
 /// The file every crowd module starts from: the one crowd vertex entry,
 /// which calls the technique's pose hook.

@@ -7,6 +7,7 @@
 use crate::render::gpu_data::VatClipGpu;
 use crate::render::model_gpu::ModelGpu;
 use crate::render::skin_data::SkinData;
+use crate::render::cull::CrowdDraw;
 use super::skinning::skin_layout;
 use crate::render::RenderError;
 use super::{BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd};
@@ -108,8 +109,8 @@ impl Technique for BoneTextureTechnique {
         self.crowd.prepare_gpu_only(ctx)
     }
 
-    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, count: u32) {
-        draw_crowd(pass, &self.pipeline, &self.group, &self.crowd, model, count);
+    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, draw: &CrowdDraw<'_>) {
+        draw_crowd(pass, &self.pipeline, &self.group, &self.crowd, model, draw);
     }
 
     fn group(&self) -> Option<(&wgpu::BindGroupLayout, &wgpu::BindGroup)> {

@@ -4,6 +4,7 @@
 //! reads them. The instance count is capped, and the cap is reported.
 
 use crate::render::model_gpu::ModelGpu;
+use crate::render::cull::CrowdDraw;
 use super::skinning::skin_layout;
 use crate::render::RenderError;
 use super::{BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd, grow_buffer};
@@ -161,9 +162,9 @@ impl Technique for CpuSkinningTechnique {
         }
     }
 
-    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, count: u32) {
+    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, draw: &CrowdDraw<'_>) {
         if let Some(group) = &self.group {
-            draw_crowd(pass, &self.pipeline, group, &self.crowd, model, count);
+            draw_crowd(pass, &self.pipeline, group, &self.crowd, model, draw);
         }
     }
 

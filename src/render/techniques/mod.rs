@@ -19,6 +19,7 @@ use super::RenderError;
 use super::Targets;
 use super::behaviour::Behaviour;
 use super::crowd_buffer::CrowdBuffer;
+use super::cull::CrowdDraw;
 use super::gpu_data::VatClipGpu;
 use super::model_gpu::ModelGpu;
 use crate::Model;
@@ -190,6 +191,8 @@ pub struct BuildContext<'a> {
     pub model_gpu: &'a ModelGpu,
     pub targets: &'a Targets,
     pub frame_layout: &'a wgpu::BindGroupLayout,
+    /// Group 3 of the crowd pipelines: the cull pass's visible list.
+    pub visible_layout: &'a wgpu::BindGroupLayout,
 }
 
 /// What `prepare` did.
@@ -213,9 +216,10 @@ pub trait Technique {
     /// Per-frame preparation: bind groups after the crowd buffer grew, and
     /// whatever CPU work and uploads the technique needs.
     fn prepare(&mut self, ctx: &FrameContext<'_>) -> Prepared;
-    /// Records the crowd's draw calls for `count` instances (what `prepare`
-    /// returned); group 0 (the frame) is already set.
-    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, count: u32);
+    /// Records the crowd's draw calls (`draw`: every one of the instances
+    /// `prepare` returned, or the cull pass's indirect draws); group 0 (the
+    /// frame) is already set.
+    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, draw: &CrowdDraw<'_>);
     /// Bytes of the technique's own GPU resources.
     fn gpu_memory_bytes(&self) -> u64;
     /// The most instances it can draw, when capped.

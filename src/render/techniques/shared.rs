@@ -6,6 +6,7 @@ use super::{BuildContext, FrameContext, Prepared};
 use crate::render::Targets;
 use crate::render::behaviour::Behaviour;
 use crate::render::crowd_buffer::CrowdBuffer;
+use crate::render::cull::{ARGS_WORDS, CrowdDraw};
 use crate::render::gpu_data::{StaticVertex, VatClipGpu};
 use crate::render::model_gpu::ModelGpu;
 use crate::render::pipeline::{
@@ -40,7 +41,7 @@ pub fn crowd_group_layout(device: &wgpu::Device, label: &str) -> wgpu::BindGroup
         entries: &[
             wgpu::BindGroupLayoutEntry {
                 binding: 0,
-                visibility: wgpu::ShaderStages::VERTEX,
+                visibility: wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::COMPUTE,
                 ty: wgpu::BindingType::Buffer {
                     ty: wgpu::BufferBindingType::Storage { read_only: true },
                     has_dynamic_offset: false,
@@ -160,6 +161,8 @@ pub struct PipelineSpec<'a> {
     pub shader: ModuleSpec,
     pub frame_layout: &'a wgpu::BindGroupLayout,
     pub technique_layout: &'a wgpu::BindGroupLayout,
+    /// Group 3: the cull pass's visible list.
+    pub visible_layout: &'a wgpu::BindGroupLayout,
 }
 
 /// Builds the crowd group (group 2) and the crowd pipeline of `spec`.
@@ -177,6 +180,7 @@ pub fn crowd_pipeline(
             Some(spec.frame_layout),
             Some(spec.technique_layout),
             Some(crowd.layout()),
+            Some(spec.visible_layout),
         ],
         immediate_size: 0,
     });
@@ -215,26 +219,29 @@ impl BuildContext<'_> {
             shader,
             frame_layout: self.frame_layout,
             technique_layout,
+            visible_layout: self.visible_layout,
         };
         crowd_pipeline(self.device, &spec, self.model_gpu, self.targets)
     }
 }
 
-/// Records the shared part of a crowd draw: pipeline, groups 1 and 2, the
-/// static vertices and indices, and ONE instanced `draw_indexed`.
+/// Records the shared part of a crowd draw: pipeline, groups 1 to 3, the
+/// static vertices and the LOD chain's indices, then either ONE instanced
+/// `draw_indexed` of every instance (culling and LOD off) or the cull
+/// pass's indirect draws: one multi-draw, or one draw per level.
 pub fn draw_crowd(
     pass: &mut wgpu::RenderPass<'_>,
     pipeline: &wgpu::RenderPipeline,
     technique_group: &wgpu::BindGroup,
     crowd: &CrowdGroup,
     model: &ModelGpu,
-    count: u32,
+    draw: &CrowdDraw<'_>,
 ) {
     let Some(crowd_group) = crowd.get() else {
         log::warn!("crowd technique drawn before prepare");
         return;
     };
-    if count == 0 {
+    if let CrowdDraw::Direct { count: 0, .. } = draw {
         return;
     }
     pass.set_pipeline(pipeline);
@@ -242,7 +249,33 @@ pub fn draw_crowd(
     pass.set_bind_group(2, crowd_group, &[]);
     pass.set_vertex_buffer(0, model.vertices.slice(..));
     pass.set_index_buffer(model.indices.slice(..), wgpu::IndexFormat::Uint32);
-    pass.draw_indexed(0..model.index_count, 0, 0..count);
+    match *draw {
+        CrowdDraw::Direct { count, group } => {
+            pass.set_bind_group(3, group, &[0]);
+            pass.draw_indexed(0..model.index_count, 0, 0..count);
+        }
+        CrowdDraw::Indirect {
+            args,
+            levels,
+            group,
+            region_bytes: None,
+        } => {
+            pass.set_bind_group(3, group, &[0]);
+            pass.multi_draw_indexed_indirect(args, 0, levels);
+        }
+        CrowdDraw::Indirect {
+            args,
+            levels,
+            group,
+            region_bytes: Some(bytes),
+        } => {
+            for level in 0..levels {
+                pass.set_bind_group(3, group, &[level * bytes]);
+                let offset = (level as usize * ARGS_WORDS * 4) as u64;
+                pass.draw_indexed_indirect(args, offset);
+            }
+        }
+    }
 }
 
 /// Grows a buffer geometrically: returns a new buffer when `needed` bytes

@@ -14,6 +14,7 @@ use crate::render::gpu_data::JOINT_ROWS_BYTES;
 use crate::render::model_gpu::ModelGpu;
 use crate::render::skin_data::SkinData;
 use crate::render::RenderError;
+use crate::render::cull::CrowdDraw;
 use super::{BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd, grow_buffer};
 use crate::render::pipeline::{bind_group, storage_entry, uniform_entry};
 use crate::Model;
@@ -197,9 +198,9 @@ impl Technique for SkinningTechnique {
         }
     }
 
-    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, count: u32) {
+    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, draw: &CrowdDraw<'_>) {
         if let Some(group) = &self.group {
-            draw_crowd(pass, &self.pipeline, group, &self.crowd, model, count);
+            draw_crowd(pass, &self.pipeline, group, &self.crowd, model, draw);
         }
     }
 

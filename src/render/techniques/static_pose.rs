@@ -4,6 +4,7 @@
 
 use crate::render::model_gpu::ModelGpu;
 use crate::render::RenderError;
+use crate::render::cull::CrowdDraw;
 use super::{BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd};
 use crate::render::pipeline::{bind_group, storage_entry};
 use crate::anim::Pose;
@@ -84,8 +85,8 @@ impl Technique for StaticTechnique {
         self.crowd.prepare_gpu_only(ctx)
     }
 
-    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, count: u32) {
-        draw_crowd(pass, &self.pipeline, &self.group, &self.crowd, model, count);
+    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, draw: &CrowdDraw<'_>) {
+        draw_crowd(pass, &self.pipeline, &self.group, &self.crowd, model, draw);
     }
 
     fn group(&self) -> Option<(&wgpu::BindGroupLayout, &wgpu::BindGroup)> {

@@ -4,6 +4,7 @@
 use crate::render::gpu_data::{VatClipGpu, VatPackingGpu};
 use crate::render::model_gpu::ModelGpu;
 use crate::render::RenderError;
+use crate::render::cull::CrowdDraw;
 use super::{
     BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd,
 };
@@ -211,7 +212,7 @@ impl Technique for VatTechnique {
         self.crowd.prepare_gpu_only(ctx)
     }
 
-    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, count: u32) {
+    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, draw: &CrowdDraw<'_>) {
         // The whole crowd: one instanced draw.
         draw_crowd(
             pass,
@@ -219,7 +220,7 @@ impl Technique for VatTechnique {
             &self.resources.bind_group,
             &self.crowd,
             model,
-            count,
+            draw,
         );
     }
 

@@ -1,0 +1,101 @@
+// The cull pass: one invocation per instance, every frame, no CPU work per
+// instance. The instance is placed by `anim_state` (the same function the
+// vertex shader runs), its bounding sphere (every baked frame of every
+// clip) is tested against the view's frustum, and a level is picked by the
+// pixels its animated error projects to. Survivors are appended to their
+// level's region of the visible list; the level's DrawIndexedIndirect
+// instance count is the append counter. The CPU twin of `cull_instance`
+// is `crowd::cull::CullUniform::cull`; `CullParams` is mirrored by
+// `crowd::cull::CullUniform` (tests/gpu_layout.rs).
+// requires: behaviour
+
+struct CullParams {
+    // Left, right, bottom, top, near, far: unit inward normal and offset.
+    planes: array<vec4<f32>, 6>,
+    // xyz = eye, w = pixels per model unit at distance 1.
+    eye: vec4<f32>,
+    // Model-space bounding sphere: xyz centre, w radius.
+    sphere: vec4<f32>,
+    level_error: vec4<f32>,
+    count: u32,
+    levels: u32,
+    // 1 = frustum, 2 = mesh LOD, 4 = nearest-frame animation LOD.
+    flags: u32,
+    budget_px: f32,
+    // Entries per level in the visible list.
+    region: u32,
+    nearest_error: f32,
+    orthographic: u32,
+    _pad: u32,
+};
+
+@group(3) @binding(0) var<uniform> cull: CullParams;
+// Five words per level: index count, instance count, first index, base
+// vertex, first instance.
+@group(3) @binding(1) var<storage, read_write> draw_args: array<atomic<u32>>;
+@group(3) @binding(2) var<storage, read_write> visible_out: array<u32>;
+
+const CULLED: u32 = 0xffffffffu;
+
+// Pixels `error` model units project to on an instance of `scale` whose
+// world sphere is (`centre`, `radius`): at the sphere's nearest point.
+fn project_error(error: f32, scale: f32, centre: vec3<f32>, radius: f32) -> f32 {
+    let size = error * scale * cull.eye.w;
+    if cull.orthographic != 0u {
+        return size;
+    }
+    let dist = length(centre - cull.eye.xyz) - radius;
+    return size / max(dist, 1e-4);
+}
+
+// CULLED, or the entry's bits above the index: level << 28, nearest << 31.
+fn cull_instance(centre: vec3<f32>, radius: f32, scale: f32) -> u32 {
+    if (cull.flags & 1u) != 0u {
+        var margin = 3.4e38;
+        for (var i = 0u; i < 6u; i++) {
+            let p = cull.planes[i];
+            margin = min(margin, dot(p.xyz, centre) + p.w + radius);
+        }
+        if margin < 0.0 {
+            return CULLED;
+        }
+    }
+    var level = 0u;
+    if (cull.flags & 2u) != 0u {
+        for (var l = min(cull.levels, 4u) - 1u; l >= 1u; l--) {
+            if project_error(cull.level_error[l], scale, centre, radius) <= cull.budget_px {
+                level = l;
+                break;
+            }
+        }
+    }
+    var bits = level << 28u;
+    if (cull.flags & 4u) != 0u
+        && project_error(cull.nearest_error, scale, centre, radius) <= cull.budget_px {
+        bits |= 0x80000000u;
+    }
+    return bits;
+}
+
+@compute @workgroup_size(64)
+fn cs_cull(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = id.x;
+    if i >= cull.count {
+        return;
+    }
+    let inst = instances[i];
+    let a = anim_state(i, inst);
+    let p = a.place;
+    let right = normalize(cross(p.up, p.forward));
+    let up = cross(p.forward, right);
+    let m = mat3x3<f32>(right, up, p.forward);
+    let centre = p.origin + m * (cull.sphere.xyz * inst.scale);
+    let radius = cull.sphere.w * inst.scale;
+    let bits = cull_instance(centre, radius, inst.scale);
+    if bits == CULLED {
+        return;
+    }
+    let level = bits >> 28u & 3u;
+    let slot = atomicAdd(&draw_args[level * 5u + 1u], 1u);
+    visible_out[level * cull.region + slot] = i | bits;
+}

@@ -1,0 +1,299 @@
+//! GPU culling and LOD selection as plain data and pure functions: the
+//! parameters `shaders/cull.wgsl` reads ([`CullUniform`], mirrored and
+//! checked by tests/gpu_layout.rs), the frustum planes, and the CPU twin of
+//! the per-instance rule (`cull_instance` in cull.wgsl): a bounding sphere
+//! against the frustum, then the coarsest level whose animated error
+//! projects to at most the pixel budget, then nearest-frame sampling where
+//! the bake's interpolation error does too.
+
+use bytemuck::{Pod, Zeroable};
+use glam::{Mat4, Vec3, Vec4};
+
+/// The most LOD levels the GPU handles (two bits of a visible entry).
+pub const MAX_LEVELS: usize = 4;
+
+/// Bits of a visible-list entry: the instance index in the low bits, the
+/// level and the nearest-frame flag above it.
+pub const INDEX_BITS: u32 = 28;
+pub const INDEX_MASK: u32 = (1 << INDEX_BITS) - 1;
+pub const NEAREST_BIT: u32 = 1 << 31;
+
+/// `CullUniform::flags`: test the frustum, pick mesh levels, pick nearest
+/// frames.
+pub const FLAG_FRUSTUM: u32 = 1;
+pub const FLAG_LOD: u32 = 2;
+pub const FLAG_ANIM_LOD: u32 = 4;
+
+/// What the user chose.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CullSettings {
+    /// Skip instances whose bounding sphere is outside the view.
+    pub culling: bool,
+    /// Draw far instances with coarser meshes and the nearest baked frame.
+    pub lod: bool,
+    /// Pixels an animated error may project to.
+    pub lod_error_px: f32,
+    /// Keep culling against the view this was turned on in (to look at
+    /// what was culled from outside).
+    pub freeze: bool,
+    /// Tint instances by their level.
+    pub lod_tint: bool,
+}
+
+impl Default for CullSettings {
+    fn default() -> Self {
+        Self {
+            culling: true,
+            lod: true,
+            lod_error_px: 1.0,
+            freeze: false,
+            lod_tint: false,
+        }
+    }
+}
+
+impl CullSettings {
+    /// True when the crowd goes through the cull pass and indirect draws
+    /// (either switch on); both off is the one direct instanced draw.
+    pub fn indirect(&self) -> bool {
+        self.culling || self.lod
+    }
+
+    pub fn flags(&self) -> u32 {
+        (if self.culling { FLAG_FRUSTUM } else { 0 })
+            | (if self.lod {
+                FLAG_LOD | FLAG_ANIM_LOD
+            } else {
+                0
+            })
+    }
+}
+
+/// The view culling and LOD are decided for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CullView {
+    pub view_proj: Mat4,
+    pub eye: Vec3,
+    /// Pixels per model unit at distance 1: `viewport height / 2 /
+    /// tan(fov_y / 2)` (for a light's orthographic view, texels per unit
+    /// with `orthographic`).
+    pub pixel_scale: f32,
+    /// Errors project without dividing by distance.
+    pub orthographic: bool,
+}
+
+/// Mirrors `CullParams` in shaders/cull.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub struct CullUniform {
+    /// Left, right, bottom, top, near, far: xyz = unit inward normal, w =
+    /// offset (inside when `dot(n, p) + w >= -radius`).
+    pub planes: [[f32; 4]; 6],
+    /// xyz = eye, w = pixel scale.
+    pub eye: [f32; 4],
+    /// Model-space bounding sphere of every baked frame: xyz centre, w radius.
+    pub sphere: [f32; 4],
+    /// Each level's animated error in model units.
+    pub level_error: [f32; 4],
+    pub count: u32,
+    pub levels: u32,
+    pub flags: u32,
+    pub budget_px: f32,
+    /// Entries per level in the visible list.
+    pub region: u32,
+    /// Worst nearest-frame error over the clips, model units.
+    pub nearest_error: f32,
+    /// 1 = orthographic view.
+    pub orthographic: u32,
+    pub _pad: u32,
+}
+
+/// The six planes of `view_proj` (wgpu clip space, depth 0..1), normalized.
+pub fn frustum_planes(view_proj: Mat4) -> [Vec4; 6] {
+    let r0 = view_proj.row(0);
+    let r1 = view_proj.row(1);
+    let r2 = view_proj.row(2);
+    let r3 = view_proj.row(3);
+    [r3 + r0, r3 - r0, r3 + r1, r3 - r1, r2, r3 - r2].map(|p| {
+        let len = p.truncate().length();
+        if len > 0.0 { p / len } else { p }
+    })
+}
+
+/// The sphere's signed margin against the worst plane: `>= 0` inside or
+/// straddling, `< 0` wholly outside one plane.
+pub fn sphere_margin(planes: &[Vec4; 6], centre: Vec3, radius: f32) -> f32 {
+    planes
+        .iter()
+        .map(|p| p.truncate().dot(centre) + p.w + radius)
+        .fold(f32::INFINITY, f32::min)
+}
+
+impl CullUniform {
+    pub fn new(
+        view: &CullView,
+        settings: &CullSettings,
+        sphere: (Vec3, f32),
+        level_error: &[f32],
+        nearest_error: f32,
+        count: u32,
+        region: u32,
+    ) -> Self {
+        let planes = frustum_planes(view.view_proj).map(|p| p.to_array());
+        let mut errors = [0.0; 4];
+        let levels = level_error.len().clamp(1, MAX_LEVELS);
+        errors[..levels].copy_from_slice(&level_error[..levels]);
+        Self {
+            planes,
+            eye: view.eye.extend(view.pixel_scale).to_array(),
+            sphere: sphere.0.extend(sphere.1).to_array(),
+            level_error: errors,
+            count,
+            levels: levels as u32,
+            flags: settings.flags(),
+            budget_px: settings.lod_error_px.max(0.0),
+            region,
+            nearest_error,
+            orthographic: view.orthographic as u32,
+            _pad: 0,
+        }
+    }
+
+    /// Pixels `error` model units project to on an instance of `scale`
+    /// whose sphere is at `centre` (radius already scaled): as if at the
+    /// sphere's nearest point to the eye (`project_error`).
+    pub fn project(&self, error: f32, scale: f32, centre: Vec3, radius: f32) -> f32 {
+        let size = error * scale * self.eye[3];
+        if self.orthographic != 0 {
+            return size;
+        }
+        let dist = (centre - Vec3::from_slice(&self.eye[..3])).length() - radius;
+        size / dist.max(1e-4)
+    }
+
+    /// The CPU twin of `cull_instance`: `None` when culled, else the entry
+    /// bits above the index (level and nearest flag).
+    pub fn cull(&self, centre: Vec3, radius: f32, scale: f32) -> Option<u32> {
+        let planes = self.planes.map(Vec4::from_array);
+        if self.flags & FLAG_FRUSTUM != 0 && sphere_margin(&planes, centre, radius) < 0.0 {
+            return None;
+        }
+        let mut level = 0;
+        if self.flags & FLAG_LOD != 0 {
+            for l in (1..self.levels.min(MAX_LEVELS as u32)).rev() {
+                let e = self.level_error[l as usize];
+                if self.project(e, scale, centre, radius) <= self.budget_px {
+                    level = l;
+                    break;
+                }
+            }
+        }
+        let nearest = self.flags & FLAG_ANIM_LOD != 0
+            && self.project(self.nearest_error, scale, centre, radius) <= self.budget_px;
+        Some((level << INDEX_BITS) | if nearest { NEAREST_BIT } else { 0 })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view() -> CullView {
+        let proj =
+            glam::camera::rh::proj::directx::perspective(60f32.to_radians(), 1.0, 0.1, 100.0);
+        let v =
+            glam::camera::rh::view::look_at_mat4(Vec3::new(0.0, 0.0, 10.0), Vec3::ZERO, Vec3::Y);
+        CullView {
+            view_proj: proj * v,
+            eye: Vec3::new(0.0, 0.0, 10.0),
+            pixel_scale: 100.0 / (30f32.to_radians()).tan(),
+            orthographic: false,
+        }
+    }
+
+    fn uniform(settings: &CullSettings) -> CullUniform {
+        CullUniform::new(
+            &view(),
+            settings,
+            (Vec3::ZERO, 1.0),
+            &[0.0, 0.01, 0.05, 0.2],
+            0.02,
+            1,
+            64,
+        )
+    }
+
+    #[test]
+    fn planes_keep_the_inside_and_cut_the_outside() {
+        let u = uniform(&CullSettings::default());
+        assert!(u.cull(Vec3::ZERO, 1.0, 1.0).is_some());
+        // Behind the eye, beyond the far plane, far to the side.
+        assert!(u.cull(Vec3::new(0.0, 0.0, 20.0), 1.0, 1.0).is_none());
+        assert!(u.cull(Vec3::new(0.0, 0.0, -200.0), 1.0, 1.0).is_none());
+        assert!(u.cull(Vec3::new(50.0, 0.0, 0.0), 1.0, 1.0).is_none());
+        // Straddling the right plane: its centre is outside, its edge is in.
+        let x_edge = 10.0 * 30f32.to_radians().tan();
+        assert!(
+            u.cull(Vec3::new(x_edge + 0.5, 0.0, 0.0), 1.0, 1.0)
+                .is_some()
+        );
+        assert!(
+            u.cull(Vec3::new(x_edge + 1.5, 0.0, 0.0), 1.0, 1.0)
+                .is_none()
+        );
+        // Culling off keeps everyone.
+        let off = uniform(&CullSettings {
+            culling: false,
+            ..Default::default()
+        });
+        assert!(off.cull(Vec3::new(50.0, 0.0, 0.0), 1.0, 1.0).is_some());
+    }
+
+    #[test]
+    fn far_instances_take_coarser_levels_and_nearest_frames() {
+        let u = uniform(&CullSettings::default());
+        let level = |z: f32| {
+            u.cull(Vec3::new(0.0, 0.0, z), 1.0, 1.0)
+                .map(|e| e >> INDEX_BITS & 3)
+        };
+        // Near: full detail; far: coarser, never finer as it recedes.
+        assert_eq!(level(8.0), Some(0));
+        let mut last = 0;
+        for z in [5.0, 0.0, -20.0, -50.0, -85.0] {
+            let l = level(z).expect("in view");
+            assert!(l >= last, "level {l} after {last} at z {z}");
+            last = l;
+        }
+        assert_eq!(last, 3);
+        let nearest = |z: f32| u.cull(Vec3::new(0.0, 0.0, z), 1.0, 1.0).unwrap() & NEAREST_BIT;
+        assert_eq!(nearest(8.0), 0);
+        assert_ne!(nearest(-85.0), 0);
+        // LOD off: always level 0 with both frames.
+        let off = uniform(&CullSettings {
+            lod: false,
+            ..Default::default()
+        });
+        assert_eq!(off.cull(Vec3::new(0.0, 0.0, -85.0), 1.0, 1.0), Some(0));
+    }
+
+    #[test]
+    fn a_bigger_budget_never_picks_a_finer_level() {
+        for budget in [0.5f32, 1.0, 2.0, 8.0] {
+            let a = uniform(&CullSettings {
+                lod_error_px: budget,
+                ..Default::default()
+            });
+            let b = uniform(&CullSettings {
+                lod_error_px: budget * 2.0,
+                ..Default::default()
+            });
+            for z in [-80.0, -40.0, -10.0, 0.0, 5.0] {
+                let c = Vec3::new(0.0, 0.0, z);
+                assert!(
+                    b.cull(c, 1.0, 1.0).unwrap() >> INDEX_BITS & 3
+                        >= a.cull(c, 1.0, 1.0).unwrap() >> INDEX_BITS & 3
+                );
+            }
+        }
+    }
+}

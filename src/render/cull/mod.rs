@@ -1,0 +1,464 @@
+//! GPU-driven culling and LOD: a compute pass places every instance with
+//! the vertex shader's own `anim_state`, tests its bounding sphere against
+//! a view, picks a mesh level and nearest-frame sampling by projected
+//! error, and compacts the survivors per level into a visible list whose
+//! counters are the levels' `DrawIndexedIndirect` instance counts. The
+//! crowd is then drawn indirectly: one `multi_draw_indexed_indirect` where
+//! the adapter has `INDIRECT_FIRST_INSTANCE` (each level's region starts at
+//! its first instance), else one `draw_indexed_indirect` per level with the
+//! visible list bound at the level's region (dynamic offset). The rule is
+//! `crowd::cull`; the shader is shaders/cull.wgsl.
+
+mod readback;
+
+pub use readback::{ARGS_WORDS, ArgsReadback, CullStats};
+
+use super::pipeline::bind_group;
+use super::shaders;
+use super::techniques::CrowdGroup;
+use super::techniques::FrameContext;
+use crate::crowd::cull::{CullSettings, CullUniform, CullView, MAX_LEVELS};
+use crate::gpu::GpuError;
+use crate::lod::{LodChain, LodLevel};
+use wgpu::util::DeviceExt;
+
+/// How the crowd is drawn this frame (what `Technique::draw` records).
+pub enum CrowdDraw<'a> {
+    /// Every instance, one instanced draw of the full mesh.
+    Direct {
+        count: u32,
+        /// The visible-list group, unused (frame.culled is 0).
+        group: &'a wgpu::BindGroup,
+    },
+    /// From the cull pass: the levels' indirect arguments.
+    Indirect {
+        args: &'a wgpu::Buffer,
+        levels: u32,
+        group: &'a wgpu::BindGroup,
+        /// `Some(bytes)`: one draw per level, the group at `level × bytes`;
+        /// `None`: one multi-draw, each level's first instance its region.
+        region_bytes: Option<u32>,
+    },
+}
+
+/// The visible list and indirect arguments for one crowd size.
+struct Lists {
+    visible: wgpu::Buffer,
+    capacity: u32,
+    /// Entries per level (a multiple of the storage offset alignment).
+    region: u32,
+    args: wgpu::Buffer,
+    template: wgpu::Buffer,
+    out_group: wgpu::BindGroup,
+    draw_group: wgpu::BindGroup,
+    bytes: u64,
+}
+
+pub struct Culler {
+    pipeline: wgpu::ComputePipeline,
+    clip_group: wgpu::BindGroup,
+    crowd: CrowdGroup,
+    out_layout: wgpu::BindGroupLayout,
+    draw_layout: wgpu::BindGroupLayout,
+    params: wgpu::Buffer,
+    lists: Option<Lists>,
+    direct_group: wgpu::BindGroup,
+    /// Model-space bounding sphere of every baked frame.
+    sphere: (glam::Vec3, f32),
+    levels: Vec<LodLevel>,
+    nearest_error: f32,
+    /// One multi-draw (the adapter has INDIRECT_FIRST_INSTANCE), or one
+    /// draw per level at dynamic offsets. Tests may force the second.
+    pub multi_draw: bool,
+    align_entries: u32,
+    readback: ArgsReadback,
+    pub settings: CullSettings,
+    /// The view culling was frozen in.
+    frozen: Option<CullView>,
+    /// Whether this frame was culled (for the read-back and the uniform).
+    culled_this_frame: bool,
+    /// The parameters of the last cull pass.
+    last_uniform: Option<CullUniform>,
+}
+
+/// The last cull pass's output, read back whole (tests and diagnostics).
+#[derive(Clone, Debug, Default)]
+pub struct VisibleLists {
+    /// Five words per level (`DrawIndexedIndirect`).
+    pub args: Vec<u32>,
+    /// Each level's entries: instance index, level and nearest-frame bits.
+    pub entries: Vec<Vec<u32>>,
+}
+
+impl Culler {
+    pub fn new(
+        device: &wgpu::Device,
+        frame_layout: &wgpu::BindGroupLayout,
+        clip_buffer: &wgpu::Buffer,
+        sphere: (glam::Vec3, f32),
+        chain: &LodChain,
+    ) -> Self {
+        let clip_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("cull clip layout"),
+            entries: &[crate::gpu::compute_storage(2, true)],
+        });
+        let clip_group = bind_group(
+            device,
+            "cull clip group",
+            &clip_layout,
+            &[(2, clip_buffer.as_entire_binding())],
+        );
+        let crowd = CrowdGroup::new(device, "cull crowd layout");
+        let uniform = wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let out_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("cull output layout"),
+            entries: &[
+                uniform,
+                crate::gpu::compute_storage(1, false),
+                crate::gpu::compute_storage(2, false),
+            ],
+        });
+        let draw_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("visible list layout"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::VERTEX,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage { read_only: true },
+                    has_dynamic_offset: true,
+                    min_binding_size: None,
+                },
+                count: None,
+            }],
+        });
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("cull pipeline layout"),
+            bind_group_layouts: &[
+                Some(frame_layout),
+                Some(&clip_layout),
+                Some(crowd.layout()),
+                Some(&out_layout),
+            ],
+            immediate_size: 0,
+        });
+        let module = shaders::CULL.create(device);
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("cull pipeline"),
+            layout: Some(&layout),
+            module: &module,
+            entry_point: Some("cs_cull"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        let params = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("cull params"),
+            size: std::mem::size_of::<CullUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let dummy = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("visible list (direct draws)"),
+            size: 256,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
+        let direct_group = bind_group(
+            device,
+            "visible list (direct draws)",
+            &draw_layout,
+            &[(0, dummy.as_entire_binding())],
+        );
+        let levels: Vec<LodLevel> = chain.levels.iter().take(MAX_LEVELS).copied().collect();
+        let nearest_error = chain
+            .nearest_frame_error
+            .iter()
+            .copied()
+            .fold(0.0f32, f32::max);
+        let align = device.limits().min_storage_buffer_offset_alignment.max(4);
+        Self {
+            pipeline,
+            clip_group,
+            crowd,
+            out_layout,
+            draw_layout,
+            params,
+            lists: None,
+            direct_group,
+            sphere,
+            readback: ArgsReadback::new(device, (MAX_LEVELS * ARGS_WORDS * 4) as u64),
+            levels,
+            nearest_error,
+            multi_draw: device
+                .features()
+                .contains(wgpu::Features::INDIRECT_FIRST_INSTANCE),
+            align_entries: align / 4,
+            settings: CullSettings::default(),
+            frozen: None,
+            culled_this_frame: false,
+            last_uniform: None,
+        }
+    }
+
+    /// Drops the lists (the next frame makes them again, e.g. after
+    /// `multi_draw` changed).
+    pub fn reset_lists(&mut self) {
+        self.lists = None;
+    }
+
+    /// The parameters of the last cull pass (`None` before the first).
+    pub fn last_uniform(&self) -> Option<CullUniform> {
+        self.last_uniform
+    }
+
+    /// Reads the last pass's arguments and visible list back, waiting for
+    /// the GPU (tests and diagnostics, never per frame).
+    pub fn read_lists(&self, gpu: &crate::gpu::GpuContext) -> Result<VisibleLists, GpuError> {
+        let Some(lists) = &self.lists else {
+            return Ok(VisibleLists::default());
+        };
+        let staging = |label, size| {
+            gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        };
+        let args = staging("cull args copy", lists.bytes);
+        let visible = staging("visible list copy", lists.visible.size());
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        encoder.copy_buffer_to_buffer(&lists.args, 0, &args, 0, lists.bytes);
+        encoder.copy_buffer_to_buffer(&lists.visible, 0, &visible, 0, lists.visible.size());
+        gpu.queue.submit([encoder.finish()]);
+        let words: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu.read(&args, lists.bytes)?);
+        let all: Vec<u32> =
+            bytemuck::pod_collect_to_vec(&gpu.read(&visible, lists.visible.size())?);
+        let entries = words
+            .chunks_exact(ARGS_WORDS)
+            .enumerate()
+            .map(|(l, a)| {
+                let start = (l * lists.region as usize).min(all.len());
+                let end = (start + a[1] as usize).min(all.len());
+                all[start..end].to_vec()
+            })
+            .collect();
+        Ok(VisibleLists {
+            args: words,
+            entries,
+        })
+    }
+
+    /// Group 3 of every technique's crowd pipeline: the visible list.
+    pub fn draw_layout(&self) -> &wgpu::BindGroupLayout {
+        &self.draw_layout
+    }
+
+    /// The mesh levels the pass chooses from (finest first).
+    pub fn levels(&self) -> &[LodLevel] {
+        &self.levels
+    }
+
+    /// True when the next frames go through the cull pass.
+    pub fn active(&self) -> bool {
+        self.settings.indirect()
+    }
+
+    /// The instances and triangles the last read-back frame drew, when the
+    /// crowd was culled.
+    pub fn stats(&self) -> Option<CullStats> {
+        self.last_stats()
+    }
+
+    fn last_stats(&self) -> Option<CullStats> {
+        self.readback.last
+    }
+
+    fn ensure_lists(&mut self, device: &wgpu::Device, count: u32) {
+        if self.lists.as_ref().is_some_and(|l| l.capacity >= count) {
+            return;
+        }
+        let capacity = count.max(64).next_power_of_two();
+        let region = capacity.div_ceil(self.align_entries) * self.align_entries;
+        let levels = self.levels.len().max(1);
+        let visible = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("visible list"),
+            size: region as u64 * levels as u64 * 4,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let mut words = Vec::with_capacity(levels * ARGS_WORDS);
+        for (l, level) in self.levels.iter().enumerate() {
+            let first_instance = if self.multi_draw {
+                l as u32 * region
+            } else {
+                0
+            };
+            words.extend([level.index_count, 0, level.first_index, 0, first_instance]);
+        }
+        let bytes = (words.len() * 4) as u64;
+        let template = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("cull args template"),
+            contents: bytemuck::cast_slice(&words),
+            usage: wgpu::BufferUsages::COPY_SRC,
+        });
+        let args = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("cull indirect args"),
+            size: bytes,
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::INDIRECT
+                | wgpu::BufferUsages::COPY_DST
+                | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let out_group = bind_group(
+            device,
+            "cull output group",
+            &self.out_layout,
+            &[
+                (0, self.params.as_entire_binding()),
+                (1, args.as_entire_binding()),
+                (2, visible.as_entire_binding()),
+            ],
+        );
+        let draw_size = if self.multi_draw {
+            None
+        } else {
+            wgpu::BufferSize::new(region as u64 * 4)
+        };
+        let draw_group = bind_group(
+            device,
+            "visible list group",
+            &self.draw_layout,
+            &[(
+                0,
+                wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: &visible,
+                    offset: 0,
+                    size: draw_size,
+                }),
+            )],
+        );
+        self.lists = Some(Lists {
+            visible,
+            capacity,
+            region,
+            args,
+            template,
+            out_group,
+            draw_group,
+            bytes,
+        });
+    }
+
+    /// Records the cull pass for `count` instances seen from `view` (or the
+    /// frozen view), after the frame data and the behaviour's buffers are
+    /// written for this frame. Returns how to draw the crowd.
+    pub fn encode(
+        &mut self,
+        ctx: &FrameContext<'_>,
+        encoder: &mut wgpu::CommandEncoder,
+        frame_group: &wgpu::BindGroup,
+        view: &CullView,
+        count: u32,
+    ) {
+        self.culled_this_frame = false;
+        if !self.settings.indirect() || count == 0 {
+            self.frozen = None;
+            return;
+        }
+        let view = match (self.settings.freeze, self.frozen) {
+            (true, Some(frozen)) => frozen,
+            (true, None) => {
+                self.frozen = Some(*view);
+                *view
+            }
+            (false, _) => {
+                self.frozen = None;
+                *view
+            }
+        };
+        self.ensure_lists(ctx.device, count);
+        self.crowd.update(ctx);
+        let (Some(lists), Some(crowd_group)) = (&self.lists, self.crowd.get()) else {
+            return;
+        };
+        let errors: [f32; MAX_LEVELS] =
+            std::array::from_fn(|l| self.levels.get(l).map_or(0.0, |level| level.error));
+        let uniform = CullUniform::new(
+            &view,
+            &self.settings,
+            self.sphere,
+            &errors[..self.levels.len().clamp(1, MAX_LEVELS)],
+            self.nearest_error,
+            count,
+            lists.region,
+        );
+        ctx.queue
+            .write_buffer(&self.params, 0, bytemuck::bytes_of(&uniform));
+        self.last_uniform = Some(uniform);
+        encoder.copy_buffer_to_buffer(&lists.template, 0, &lists.args, 0, lists.bytes);
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("cull pass"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, frame_group, &[]);
+            pass.set_bind_group(1, &self.clip_group, &[]);
+            pass.set_bind_group(2, crowd_group, &[]);
+            pass.set_bind_group(3, &lists.out_group, &[]);
+            pass.dispatch_workgroups(count.div_ceil(64), 1, 1);
+        }
+        self.readback.copy(encoder, &lists.args, lists.bytes);
+        self.culled_this_frame = true;
+    }
+
+    /// True when the last `encode` culled (the crowd draws indirectly).
+    pub fn culled(&self) -> bool {
+        self.culled_this_frame
+    }
+
+    /// How to draw the crowd after `encode`.
+    pub fn draw(&self, count: u32) -> CrowdDraw<'_> {
+        match (&self.lists, self.culled_this_frame) {
+            (Some(lists), true) => CrowdDraw::Indirect {
+                args: &lists.args,
+                levels: self.levels.len().clamp(1, MAX_LEVELS) as u32,
+                group: &lists.draw_group,
+                region_bytes: (!self.multi_draw).then_some(lists.region * 4),
+            },
+            _ => CrowdDraw::Direct {
+                count,
+                group: &self.direct_group,
+            },
+        }
+    }
+
+    /// After the frame's submit: starts the read-back of its counts.
+    pub fn after_submit(&mut self, device: &wgpu::Device) {
+        self.readback.after_submit();
+        self.readback.collect(device, false);
+    }
+
+    /// Waits for every pending read-back (benchmarks and tests).
+    pub fn wait_for_stats(&mut self, device: &wgpu::Device) -> Option<CullStats> {
+        self.readback.collect(device, true);
+        self.readback.last
+    }
+
+    /// GPU bytes of the lists and arguments.
+    pub fn gpu_memory_bytes(&self) -> u64 {
+        self.lists.as_ref().map_or(0, |l| {
+            l.region as u64 * 4 * self.levels.len().max(1) as u64 + 2 * l.bytes
+        }) + self.params.size()
+    }
+}

@@ -1,0 +1,157 @@
+//! The cull pass's indirect arguments read back a frame or two late, never
+//! stalling: a few small mappable copies used in turn.
+
+use std::sync::{Arc, Mutex};
+
+/// Words of one `DrawIndexedIndirect`: index count, instance count, first
+/// index, base vertex, first instance.
+pub const ARGS_WORDS: usize = 5;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+enum State {
+    #[default]
+    Idle,
+    /// The copy is recorded; mapping starts after the submit.
+    Copied,
+    Pending,
+    Ready,
+}
+
+struct Slot {
+    buffer: wgpu::Buffer,
+    state: Arc<Mutex<State>>,
+    /// Which frame the copy came from (later readings win).
+    frame: u64,
+}
+
+/// What the GPU drew in a culled frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CullStats {
+    /// Instances drawn at each level (finest first).
+    pub visible: [u32; 4],
+    /// Triangles drawn at each level.
+    pub triangles: [u64; 4],
+    pub levels: u32,
+}
+
+impl CullStats {
+    pub fn visible_total(&self) -> u32 {
+        self.visible.iter().sum()
+    }
+
+    pub fn triangles_total(&self) -> u64 {
+        self.triangles.iter().sum()
+    }
+
+    /// The statistics of the indirect arguments `words` (five per level).
+    pub fn from_args(words: &[u32]) -> Self {
+        let mut s = Self::default();
+        for (l, args) in words.chunks_exact(ARGS_WORDS).take(4).enumerate() {
+            if args[0] == 0 {
+                break;
+            }
+            s.visible[l] = args[1];
+            s.triangles[l] = args[1] as u64 * (args[0] / 3) as u64;
+            s.levels = l as u32 + 1;
+        }
+        s
+    }
+}
+
+pub struct ArgsReadback {
+    slots: Vec<Slot>,
+    frame: u64,
+    latest: u64,
+    pub last: Option<CullStats>,
+}
+
+impl ArgsReadback {
+    pub fn new(device: &wgpu::Device, bytes: u64) -> Self {
+        let slots = (0..3)
+            .map(|_| Slot {
+                buffer: device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("cull args readback"),
+                    size: bytes,
+                    usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                }),
+                state: Arc::default(),
+                frame: 0,
+            })
+            .collect();
+        Self {
+            slots,
+            frame: 0,
+            latest: 0,
+            last: None,
+        }
+    }
+
+    /// Records a copy of `args` into an idle slot (none idle: this frame
+    /// goes unread).
+    pub fn copy(&mut self, encoder: &mut wgpu::CommandEncoder, args: &wgpu::Buffer, bytes: u64) {
+        self.frame += 1;
+        let frame = self.frame;
+        let Some(slot) = self
+            .slots
+            .iter_mut()
+            .find(|s| s.state.lock().is_ok_and(|s| *s == State::Idle))
+        else {
+            return;
+        };
+        let bytes = bytes.min(slot.buffer.size());
+        encoder.copy_buffer_to_buffer(args, 0, &slot.buffer, 0, bytes);
+        slot.frame = frame;
+        if let Ok(mut s) = slot.state.lock() {
+            *s = State::Copied;
+        }
+    }
+
+    /// After the submit: starts mapping what was copied.
+    pub fn after_submit(&mut self) {
+        for slot in &self.slots {
+            let copied = slot.state.lock().is_ok_and(|s| *s == State::Copied);
+            if !copied {
+                continue;
+            }
+            if let Ok(mut s) = slot.state.lock() {
+                *s = State::Pending;
+            }
+            let state = slot.state.clone();
+            slot.buffer
+                .slice(..)
+                .map_async(wgpu::MapMode::Read, move |r| {
+                    if let Ok(mut s) = state.lock() {
+                        *s = if r.is_ok() { State::Ready } else { State::Idle };
+                    }
+                });
+        }
+    }
+
+    /// Takes finished readings (the newest wins). `wait` blocks until every
+    /// pending one has landed (benchmarks and tests, never the viewer).
+    pub fn collect(&mut self, device: &wgpu::Device, wait: bool) {
+        let poll = if wait {
+            wgpu::PollType::wait_indefinitely()
+        } else {
+            wgpu::PollType::Poll
+        };
+        let _ = device.poll(poll);
+        for slot in &mut self.slots {
+            let ready = slot.state.lock().is_ok_and(|s| *s == State::Ready);
+            if !ready {
+                continue;
+            }
+            if slot.frame > self.latest
+                && let Ok(view) = slot.buffer.slice(..).get_mapped_range()
+            {
+                self.last = Some(CullStats::from_args(bytemuck::cast_slice(&view)));
+                self.latest = slot.frame;
+            }
+            slot.buffer.unmap();
+            if let Ok(mut s) = slot.state.lock() {
+                *s = State::Idle;
+            }
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! Recording a frame: the behaviour's update, the technique's preparation,
+//! the cull pass, and the scene pass with the crowd, ground and sky.
+
+use super::{Camera, FrameContext, RenderError, Renderer, TechniqueCosts};
+use crate::crowd::cull::{CullSettings, CullView};
+use crate::crowd::{FrameSettings, frame_uniform};
+use crate::lod::LodChain;
+use std::sync::Arc;
+use std::time::Instant;
+
+impl Renderer {
+    /// The culling and LOD settings in use.
+    pub fn cull_settings(&self) -> CullSettings {
+        self.culler.settings
+    }
+
+    /// Changes culling and LOD from the next frame.
+    pub fn set_cull_settings(&mut self, settings: CullSettings) {
+        self.culler.settings = settings;
+    }
+
+    /// The cull pass (its last parameters and lists, for tests).
+    pub fn culler(&self) -> &super::Culler {
+        &self.culler
+    }
+
+    /// The cull pass itself (the tests force its per-level draws).
+    pub fn culler_mut(&mut self) -> &mut super::Culler {
+        &mut self.culler
+    }
+
+    /// The model's mesh levels.
+    pub fn lod(&self) -> &Arc<LodChain> {
+        &self.lod
+    }
+
+    /// What the crowd drew: read back from the cull pass a frame or two
+    /// late when it ran; otherwise every drawn instance at full detail.
+    pub fn cull_stats(&self) -> super::CullStats {
+        if self.culler.active()
+            && let Some(stats) = self.culler.stats()
+        {
+            return stats;
+        }
+        let drawn = self.costs.drawn;
+        let mut s = super::CullStats {
+            levels: 1,
+            ..Default::default()
+        };
+        s.visible[0] = drawn;
+        s.triangles[0] = drawn as u64 * (self.model.index_count / 3) as u64;
+        s
+    }
+
+    /// Waits for the cull pass's counts of the frames submitted so far
+    /// (benchmarks and tests; the viewer reads them late instead).
+    pub fn wait_for_cull_stats(&mut self) -> super::CullStats {
+        self.culler.wait_for_stats(&self.gpu.device);
+        self.cull_stats()
+    }
+
+    /// The view the cull pass decides for: the camera's, with the pixels a
+    /// model unit covers at distance 1 in the drawn viewport.
+    fn cull_view(&self, camera: &Camera) -> CullView {
+        let height = self.targets.height.max(1) as f32;
+        CullView {
+            view_proj: camera.view_proj(self.aspect()),
+            eye: camera.eye(),
+            pixel_scale: height * 0.5 / (camera.fov_y * 0.5).tan().max(1e-6),
+            orthographic: false,
+        }
+    }
+
+    /// Records one frame into `target` (a view of the swap-chain or offscreen
+    /// texture, in `targets.format`). A lost device (before or while
+    /// recording) gives `GpuError::DeviceLost`: do not submit then.
+    pub fn encode(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        camera: &Camera,
+        settings: &FrameSettings,
+    ) -> Result<(), RenderError> {
+        self.gpu.check()?;
+        let count = self.crowd.count();
+        let mut uniform = frame_uniform(
+            camera.view_proj(self.aspect()),
+            camera.eye(),
+            settings,
+            &self.layout,
+            count,
+        );
+        // The herd's table or the flock's steps (recorded before the pass).
+        let started = Instant::now();
+        self.behaviour.update(
+            &self.gpu.device,
+            &self.gpu.queue,
+            encoder,
+            &mut uniform,
+            settings.time,
+        );
+        let behaviour_s = started.elapsed().as_secs_f64();
+        let started = Instant::now();
+        let (x, w) = self.view_span();
+        let cull_view = self.cull_view(camera);
+        let technique = &mut self.technique;
+        let ctx = FrameContext {
+            device: &self.gpu.device,
+            queue: &self.gpu.queue,
+            crowd: &self.crowd,
+            model: &self.model,
+            frame: &uniform,
+            behaviour: &self.behaviour,
+        };
+        let prepared = technique.prepare(&ctx);
+        let cull_count = if self.hide_crowd { 0 } else { prepared.drawn };
+        self.culler.encode(
+            &ctx,
+            encoder,
+            &self.frame_bind_group,
+            &cull_view,
+            cull_count,
+        );
+        let mut cpu_s = started.elapsed().as_secs_f64();
+        uniform.culled = self.culler.culled() as u32;
+        uniform.lod_tint = (self.culler.culled() && self.culler.settings.lod_tint) as u32;
+        self.gpu
+            .queue
+            .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&uniform));
+        self.last_frame = Some(uniform);
+        let (view, resolve) = match &self.targets.msaa {
+            Some(msaa) => (msaa, Some(target)),
+            None => (target, None),
+        };
+        let timestamp_writes = self.timer.as_ref().and_then(|t| t.pass_writes());
+        let timed = timestamp_writes.is_some();
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("scene pass"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view,
+                    depth_slice: None,
+                    resolve_target: resolve,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &self.targets.depth,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Discard,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_bind_group(0, &self.frame_bind_group, &[]);
+            if x > 0 {
+                pass.set_viewport(
+                    x as f32,
+                    0.0,
+                    w as f32,
+                    self.targets.height as f32,
+                    0.0,
+                    1.0,
+                );
+            }
+            let started = Instant::now();
+            if !self.hide_crowd {
+                technique.draw(&mut pass, &self.model, &self.culler.draw(prepared.drawn));
+            }
+            cpu_s += started.elapsed().as_secs_f64();
+            self.scene.draw_ground(&mut pass);
+            self.scene.draw_sky(&mut pass);
+        }
+        self.costs = TechniqueCosts {
+            kind: technique.kind(),
+            cpu_ms: (cpu_s * 1000.0) as f32,
+            behaviour_ms: (behaviour_s * 1000.0) as f32,
+            upload_bytes: prepared.upload_bytes,
+            drawn: prepared.drawn,
+            requested: count,
+            ..self.costs
+        };
+        if timed && let Some(t) = &self.timer {
+            t.resolve(encoder);
+        }
+        self.timed_pending = timed;
+        self.gpu.check().map_err(RenderError::from)
+    }
+
+    /// Call after submitting the frame's commands: starts the GPU-time and
+    /// cull-count read-backs and collects earlier ones.
+    pub fn after_submit(&mut self) {
+        self.culler.after_submit(&self.gpu.device);
+        if let Some(t) = &mut self.timer {
+            if self.timed_pending {
+                t.start_read();
+                self.timed_pending = false;
+            }
+            t.collect(&self.gpu.device);
+        }
+    }
+
+    /// GPU milliseconds of the last timed frame, `None` when unsupported or
+    /// not yet known.
+    pub fn gpu_ms(&self) -> Option<f32> {
+        self.timer.as_ref().and_then(|t| t.last_ms)
+    }
+}

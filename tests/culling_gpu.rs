@@ -1,0 +1,273 @@
+//! The cull pass on the GPU against its CPU twin and against the unculled
+//! picture: the visible set (and each survivor's level and nearest-frame
+//! bit) equals `CullUniform::cull` applied to the CPU placement of every
+//! instance, for several camera poses (inside the crowd, looking away,
+//! straddling planes), loops and herd; culling on draws the same image as
+//! culling off, for horses and birds, behaviour on and off, through the
+//! multi-draw and the per-level draws; counts of 1 and 1,000,000 work.
+
+mod gpu_common;
+use gpu_common as common;
+
+use glam::Vec3;
+use stampede::crowd::cull::{CullSettings, INDEX_MASK};
+use stampede::crowd::placement::instance_placement;
+use stampede::crowd::setup::{Loaded, ModelChoice, load};
+use stampede::crowd::{BehaviourSettings, FrameSettings, generate};
+use stampede::render::headless::{self, Headless, RgbaImage};
+use stampede::render::{Camera, RendererConfig};
+use stampede::vat::Precision;
+use std::collections::BTreeMap;
+
+const SEED: u64 = 11;
+
+fn view(choice: ModelChoice, count: u32, size: u32, behaviour: bool) -> Option<(Headless, Loaded)> {
+    let gpu = common::gpu_or_skip("culling")?;
+    let loaded = load(&choice, 30.0, Precision::F16, None).expect("the model bakes");
+    let mut config =
+        RendererConfig::for_model(&loaded, size, size * 9 / 16, count, SEED, headless::FORMAT);
+    if behaviour {
+        config.behaviour = BehaviourSettings::on();
+    }
+    let view = Headless::new(gpu, &loaded.model, &loaded.vat, &config).expect("renderer");
+    Some((view, loaded))
+}
+
+fn settings(time: f64) -> FrameSettings {
+    FrameSettings {
+        time,
+        clip: None,
+        ..FrameSettings::default()
+    }
+}
+
+/// The CPU's visible set for the last frame: index → entry bits, and the
+/// indices within `eps` of a plane (where f32 rounding may decide).
+fn cpu_visible(
+    view: &Headless,
+    loaded: &Loaded,
+    eps: f32,
+) -> (BTreeMap<u32, u32>, Vec<u32>, usize) {
+    let r = &view.renderer;
+    let frame = r.last_frame.expect("a frame was drawn");
+    let uniform = r.culler().last_uniform().expect("the pass ran");
+    let planes = uniform.planes.map(glam::Vec4::from_array);
+    let centre = Vec3::from_slice(&uniform.sphere[..3]);
+    let mut visible = BTreeMap::new();
+    let mut close = Vec::new();
+    let mut straddling = 0;
+    for i in 0..uniform.count {
+        let inst = generate(SEED, i);
+        let p = instance_placement(
+            &inst,
+            i,
+            &frame,
+            &loaded.vat.clips,
+            &loaded.ground_speeds,
+            r.behaviour().view(),
+        )
+        .expect("horses are placed on the CPU");
+        let c = p.to_world(centre, inst.scale);
+        let radius = uniform.sphere[3] * inst.scale;
+        let margin = stampede::crowd::cull::sphere_margin(&planes, c, radius);
+        if margin.abs() < eps * radius.max(1.0) {
+            close.push(i);
+        }
+        // The sphere crosses a plane: its centre's distance is under r.
+        if margin >= 0.0 && margin < 2.0 * radius {
+            straddling += 1;
+        }
+        if let Some(bits) = uniform.cull(c, radius, inst.scale) {
+            visible.insert(i, bits);
+        }
+    }
+    (visible, close, straddling)
+}
+
+fn gpu_visible(view: &Headless) -> BTreeMap<u32, u32> {
+    let lists = view
+        .renderer
+        .culler()
+        .read_lists(&view.renderer.gpu)
+        .expect("read back");
+    let mut out = BTreeMap::new();
+    for (level, entries) in lists.entries.iter().enumerate() {
+        for &e in entries {
+            assert_eq!((e >> 28 & 3) as usize, level, "entry in its level's region");
+            let previous = out.insert(e & INDEX_MASK, e & !INDEX_MASK);
+            assert!(
+                previous.is_none(),
+                "instance {} listed twice",
+                e & INDEX_MASK
+            );
+        }
+    }
+    out
+}
+
+/// Draws a frame and compares; returns (GPU visible, straddling a plane).
+fn check_against_cpu(view: &mut Headless, loaded: &Loaded, what: &str) -> (usize, usize) {
+    view.draw_frame(&settings(3.0)).expect("frame");
+    let gpu = gpu_visible(view);
+    let (cpu, close, straddling) = cpu_visible(view, loaded, 1e-4);
+    let mut differ: Vec<u32> = gpu
+        .iter()
+        .filter(|(i, b)| cpu.get(i) != Some(b))
+        .map(|(i, _)| *i)
+        .chain(cpu.keys().filter(|i| !gpu.contains_key(i)).copied())
+        .collect();
+    differ.retain(|i| !close.contains(i));
+    assert!(
+        differ.is_empty(),
+        "{what}: GPU and CPU disagree on {} instances (e.g. {:?}); GPU {} visible, CPU {}",
+        differ.len(),
+        &differ[..differ.len().min(8)],
+        gpu.len(),
+        cpu.len()
+    );
+    eprintln!(
+        "{what}: {} of {} visible, {straddling} straddling a plane, {} within rounding of one",
+        gpu.len(),
+        view.renderer.crowd.count(),
+        close.len()
+    );
+    (gpu.len(), straddling)
+}
+
+#[test]
+fn the_gpu_visible_set_equals_the_cpu_rule() {
+    for behaviour in [false, true] {
+        let Some((mut view, loaded)) = view(ModelChoice::Horse, 700, 160, behaviour) else {
+            return;
+        };
+        view.renderer.set_cull_settings(CullSettings {
+            lod: false,
+            ..CullSettings::default()
+        });
+        let count = view.renderer.crowd.count() as usize;
+        let opening = view.camera;
+        // The opening view: some in, some out.
+        let (n, _) = check_against_cpu(&mut view, &loaded, "opening view");
+        assert!(
+            n > 0 && n < count,
+            "the opening view culls some: {n} of {count}"
+        );
+        // Inside the crowd, at a horse, looking along the ring.
+        let frame = view.renderer.last_frame.expect("frame");
+        let inst = generate(SEED, 0);
+        let p = instance_placement(
+            &inst,
+            0,
+            &frame,
+            &loaded.vat.clips,
+            &loaded.ground_speeds,
+            view.renderer.behaviour().view(),
+        )
+        .expect("placed");
+        view.camera = Camera {
+            target: p.origin + Vec3::Y * 0.5,
+            distance: 0.5,
+            pitch: 0.05,
+            ..opening
+        };
+        let (n, _) = check_against_cpu(&mut view, &loaded, "inside the crowd");
+        assert!(n > 0 && n < count, "inside: {n} of {count}");
+        // Looking straight up from the middle: nobody.
+        view.camera = Camera {
+            target: Vec3::new(0.0, 5.0, 0.0),
+            pitch: -1.5,
+            distance: 1.0,
+            ..opening
+        };
+        check_against_cpu(&mut view, &loaded, "looking up");
+        // Narrow views across the field: many spheres straddle a plane.
+        for yaw in [0.3f32, 1.9, 4.0] {
+            view.camera = Camera {
+                yaw,
+                fov_y: 12f32.to_radians(),
+                ..opening
+            };
+            let (_, straddling) =
+                check_against_cpu(&mut view, &loaded, &format!("narrow view at yaw {yaw}"));
+            assert!(
+                straddling > 0,
+                "the narrow view at yaw {yaw} cuts through horses"
+            );
+        }
+    }
+}
+
+fn image(view: &mut Headless, s: &FrameSettings) -> RgbaImage {
+    view.render(s).expect("render")
+}
+
+#[test]
+fn culling_on_draws_the_same_image_as_culling_off() {
+    for (choice, behaviour) in [
+        (ModelChoice::Horse, false),
+        (ModelChoice::Horse, true),
+        (ModelChoice::Bird, false),
+        (ModelChoice::Bird, true),
+    ] {
+        let Some((mut view, _)) = view(choice.clone(), 300, 192, behaviour) else {
+            return;
+        };
+        // A narrower view than the opening one, so that some are out.
+        view.camera.fov_y *= 0.5;
+        let s = settings(2.5);
+        let off = CullSettings {
+            culling: false,
+            lod: false,
+            ..CullSettings::default()
+        };
+        let on = CullSettings {
+            lod: false,
+            ..CullSettings::default()
+        };
+        // Warm the behaviour to the same state, then draw each way.
+        view.renderer.set_cull_settings(off);
+        let reference = image(&mut view, &s);
+        assert_eq!(view.renderer.last_frame.map(|f| f.culled), Some(0));
+        view.renderer.set_cull_settings(on);
+        let multi = image(&mut view, &s);
+        assert_eq!(view.renderer.last_frame.map(|f| f.culled), Some(1));
+        let stats = view.renderer.wait_for_cull_stats();
+        assert!(
+            stats.visible_total() < 300,
+            "{choice:?}: some culled ({stats:?})"
+        );
+        view.renderer.culler_mut().multi_draw = false;
+        view.renderer.culler_mut().reset_lists();
+        let per_level = image(&mut view, &s);
+        let what = format!("{choice:?} behaviour {behaviour}");
+        for (name, img) in [("multi-draw", &multi), ("per-level draws", &per_level)] {
+            let d = common::diff(&reference, img, 0);
+            assert!(
+                d.failed == 0,
+                "{what}: culling on ({name}) changed {} pixels",
+                d.failed
+            );
+        }
+    }
+}
+
+#[test]
+fn one_and_a_million_instances_cull_without_errors() {
+    let Some((mut view, loaded)) = view(ModelChoice::Horse, 1, 64, false) else {
+        return;
+    };
+    view.renderer.set_cull_settings(CullSettings {
+        lod: false,
+        ..CullSettings::default()
+    });
+    let (n, _) = check_against_cpu(&mut view, &loaded, "one horse");
+    assert_eq!(n, 1, "the opening view shows its one horse");
+    view.renderer.set_count(1_000_000).expect("a million fit");
+    // A narrow look at part of the opening view: the pass runs over a
+    // million, the draw takes what it keeps.
+    view.camera = view.renderer.default_camera();
+    view.camera.fov_y = 3f32.to_radians();
+    let (n, _) = check_against_cpu(&mut view, &loaded, "a million");
+    assert!(n > 0, "some of a million are in view");
+    view.renderer.gpu.check().expect("no validation error");
+}
