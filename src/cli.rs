@@ -175,3 +175,58 @@ pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
     }
     Ok((w, h))
 }
+
+/// Culling and LOD flags, shared by the viewer and `bench`.
+#[derive(clap::Args, Clone, Copy, Debug, PartialEq)]
+pub struct CullArgs {
+    /// GPU frustum culling: a compute pass keeps the instances in view and
+    /// the crowd is drawn indirectly (off with --lod off: one instanced
+    /// draw of everyone).
+    #[arg(long, value_enum, default_value_t = OnOff::On)]
+    pub culling: OnOff,
+    /// Levels of detail: coarser meshes and nearest-frame sampling where
+    /// their animated error projects under --lod-error pixels.
+    #[arg(long, value_enum, default_value_t = OnOff::On)]
+    pub lod: OnOff,
+    /// Pixels an instance's animated LOD error may cover on screen.
+    #[arg(long, default_value_t = 1.0, value_parser = parse_lod_error)]
+    pub lod_error: f32,
+}
+
+impl Default for CullArgs {
+    fn default() -> Self {
+        Self {
+            culling: OnOff::On,
+            lod: OnOff::On,
+            lod_error: 1.0,
+        }
+    }
+}
+
+impl CullArgs {
+    pub fn settings(&self) -> crate::crowd::cull::CullSettings {
+        crate::crowd::cull::CullSettings {
+            culling: self.culling.is_on(),
+            lod: self.lod.is_on(),
+            lod_error_px: self.lod_error,
+            ..Default::default()
+        }
+    }
+}
+
+/// The most pixels `--lod-error` accepts.
+pub const MAX_LOD_ERROR_PX: f32 = 1000.0;
+
+/// Parses `--lod-error`: a finite number of pixels in 0..=1000.
+pub fn parse_lod_error(s: &str) -> Result<f32, String> {
+    let v: f32 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("--lod-error '{s}' is not a number of pixels"))?;
+    if !v.is_finite() || !(0.0..=MAX_LOD_ERROR_PX).contains(&v) {
+        return Err(format!(
+            "--lod-error {s} is outside 0 to {MAX_LOD_ERROR_PX} pixels"
+        ));
+    }
+    Ok(v)
+}

@@ -102,6 +102,19 @@ fn small_bench_writes_valid_json_csv_and_chart() {
         );
         positive(&r["gpu_memory_bytes"], &format!("{what} gpu_memory_bytes"));
         assert_eq!(r["drawn"].as_u64(), Some(count), "{what}: nothing caps 30");
+        // Culled on the GPU and read back: some of the crowd, and the
+        // triangles of what was kept.
+        let visible = r["visible"].as_u64().expect("visible is a number");
+        let triangles = r["triangles"].as_u64().expect("triangles is a number");
+        assert!(
+            visible >= 1 && visible <= count,
+            "{what}: visible {visible}"
+        );
+        assert!(
+            triangles >= visible
+                && triangles <= visible * v["model"]["triangles"].as_u64().unwrap_or(0),
+            "{what}: {triangles} triangles for {visible} visible"
+        );
         // The wall time includes the CPU time.
         let (cpu, wall) = (&r["cpu_ms"]["p50"], &r["wall_ms"]["p50"]);
         assert!(
@@ -132,6 +145,13 @@ fn small_bench_writes_valid_json_csv_and_chart() {
 
     let csv = std::fs::read_to_string(&csv).expect("--csv was written");
     assert_eq!(csv.lines().count(), 5, "header + 4 rows:\n{csv}");
+    assert!(
+        csv.lines()
+            .next()
+            .is_some_and(|h| h.ends_with(",visible,triangles")),
+        "{csv}"
+    );
+    assert_eq!(v["culling"], serde_json::json!(true));
     let png = std::fs::read(&chart).expect("--chart was written");
     assert!(
         png.starts_with(b"\x89PNG") && png.len() > 10_000,
@@ -154,6 +174,9 @@ fn bad_flags_are_refused() {
         &["--counts", "ten"][..],
         &["--frames", "0"][..],
         &["--size", "wide"][..],
+        &["--lod-error", "-1"][..],
+        &["--lod-error", "nan"][..],
+        &["--culling", "maybe"][..],
     ] {
         let out = run(args);
         assert!(!out.status.success(), "{args:?} was accepted");

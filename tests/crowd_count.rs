@@ -33,6 +33,7 @@ fn count_changes_live() {
         motion: Motion::Stand,
         ground_speeds: vec![],
         behaviour: Default::default(),
+        cull: Default::default(),
     };
     let mut view = Headless::new(gpu.clone(), &model, &vat, &config).expect("renderer");
     let settings = FrameSettings {

@@ -34,6 +34,7 @@ fn config(count: u32, behaviour: bool) -> RendererConfig {
             enabled: behaviour,
             ..Default::default()
         },
+        cull: Default::default(),
     }
 }
 

@@ -31,6 +31,7 @@ fn setup() -> Option<(Headless, String, u32, f32)> {
         motion: Motion::Track,
         ground_speeds: speeds,
         behaviour: Default::default(),
+        cull: Default::default(),
     };
     let fps = vat.clips[0].fps;
     let view = Headless::new(gpu, &model, &vat, &config).expect("renderer builds");

@@ -60,6 +60,8 @@ pub struct ViewerArgs {
     /// simulated on the GPU (off = every instance loops the same clip).
     #[arg(long, value_enum, default_value_t = OnOff::On)]
     pub behaviour: OnOff,
+    #[command(flatten)]
+    pub cull: crate::cli::CullArgs,
     /// Ground (the herd), air (the flock), or auto: the bird and any model
     /// with a fly/flap/glide/soar clip fly, the rest walk.
     #[arg(long, value_enum, default_value_t = MotionChoice::Auto)]
@@ -114,6 +116,7 @@ impl Default for ViewerArgs {
             precision: Precision::F16,
             no_vsync: false,
             behaviour: OnOff::On,
+            cull: crate::cli::CullArgs::default(),
             crossfade: 0.25,
             motion: MotionChoice::Auto,
             gait_mix: BehaviourSettings::default().mix,

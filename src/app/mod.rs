@@ -2,6 +2,7 @@
 
 mod args;
 pub mod costs_ui;
+pub mod cull_ui;
 pub mod measure;
 mod ui;
 mod window;
@@ -67,6 +68,7 @@ fn screenshot_headless(args: &ViewerArgs, count: u32) -> anyhow::Result<()> {
     let (w, h) = args.size;
     let mut config = RendererConfig::for_model(&prepared, w, h, count, args.seed, headless::FORMAT);
     config.behaviour = args.behaviour_settings();
+    config.cull = args.cull.settings();
     let mut view = Headless::new(gpu, &prepared.model, &prepared.vat, &config)?;
     view.renderer.set_technique(args.technique)?;
     let settings = FrameSettings {

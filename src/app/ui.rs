@@ -25,6 +25,8 @@ pub struct UiState {
     pub follow_herd: bool,
     /// The VAT's texel precision; changing it bakes the model again.
     pub precision: Precision,
+    /// GPU culling and LOD.
+    pub cull: crate::crowd::cull::CullSettings,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,6 +50,7 @@ pub struct Stats<'a> {
     pub allocations: u32,
     pub message: Option<&'a str>,
     pub costs: CostsView<'a>,
+    pub cull: super::cull_ui::CullView<'a>,
     /// The herd's schedule or the flock chooses the clips (behaviour on).
     pub behaviour_chooses_clips: bool,
 }
@@ -125,6 +128,7 @@ pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> (Vec<
             if costs_ui::costs_section(ui, &stats.costs) {
                 actions.push(Action::MeasureAll);
             }
+            super::cull_ui::cull_section(ui, &mut state.cull, &stats.cull);
             ui.separator();
 
             egui::CollapsingHeader::new("Playback").default_open(false).show(ui, |ui| {

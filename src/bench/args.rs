@@ -42,6 +42,8 @@ pub struct BenchArgs {
     /// the figures stay comparable with the recorded ones.
     #[arg(long, value_enum, default_value_t = crate::cli::OnOff::Off)]
     pub behaviour: crate::cli::OnOff,
+    #[command(flatten)]
+    pub cull: crate::cli::CullArgs,
     /// Texel precision of the VAT: f16, f32 or packed (one 8-byte texel).
     #[arg(long, default_value = "f16")]
     pub precision: crate::vat::Precision,
@@ -85,6 +87,7 @@ impl Default for BenchArgs {
             size: (1280, 720),
             seed: 1,
             behaviour: crate::cli::OnOff::Off,
+            cull: crate::cli::CullArgs::default(),
             precision: crate::vat::Precision::F16,
             camera: None,
             json: None,

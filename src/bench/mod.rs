@@ -211,6 +211,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
         enabled: args.behaviour.is_on(),
         ..Default::default()
     };
+    config.cull = args.cull.settings();
     let mut renderer = Renderer::new(gpu.clone(), &prepared.model, &prepared.vat, &config)?;
     let target = gpu.device.create_texture(&wgpu::TextureDescriptor {
         label: Some("bench target"),
@@ -242,6 +243,9 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
             bake_ms: prepared.vat.bake_ms,
         },
         size: [width, height],
+        culling: config.cull.culling,
+        lod: config.cull.lod,
+        lod_error_px: config.cull.lod_error_px,
         frames: args.frames,
         warmup: args.warmup,
         techniques_available: TechniqueKind::ALL
@@ -324,6 +328,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                 bar.inc(1);
             }
             let costs = renderer.costs();
+            let drew = renderer.wait_for_cull_stats();
             let result = RunResult {
                 technique: name.clone(),
                 count,
@@ -340,6 +345,8 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                 behaviour_cpu_ms: percentiles(&samples.behaviour_cpu, &name, count)?,
                 upload_bytes_per_frame: samples.upload_bytes / u64::from(args.frames.max(1)),
                 gpu_memory_bytes: costs.gpu_memory_bytes,
+                visible: drew.visible_total(),
+                triangles: drew.triangles_total(),
             };
             last[ti] = Some((result.drawn, result.wall_ms.p50, costs.cap));
             report.results.push(result);

@@ -88,6 +88,13 @@ pub struct RunResult {
     /// Mean bytes the technique uploaded per measured frame.
     pub upload_bytes_per_frame: u64,
     pub gpu_memory_bytes: u64,
+    /// Instances the GPU drew in the last measured frame, after culling
+    /// (read back from the cull pass; `drawn` without it).
+    #[serde(default)]
+    pub visible: u32,
+    /// Triangles drawn in that frame, every LOD level together.
+    #[serde(default)]
+    pub triangles: u64,
 }
 
 /// A ratio of p50 frame times at one count; `null` where a side is missing.
@@ -132,6 +139,13 @@ pub struct BenchReport {
     pub adapter: AdapterReport,
     pub model: ModelReport,
     pub size: [u32; 2],
+    /// Culling, LOD and the LOD pixel budget the run used.
+    #[serde(default)]
+    pub culling: bool,
+    #[serde(default)]
+    pub lod: bool,
+    #[serde(default)]
+    pub lod_error_px: f32,
     pub frames: u32,
     pub warmup: u32,
     /// The techniques the renderer offered when this ran.
@@ -221,10 +235,19 @@ impl BenchReport {
         );
         let _ = writeln!(
             s,
-            "{:<13} {:>8} {:>8} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
+            "culling {}, LOD {} ({} px)",
+            if self.culling { "on" } else { "off" },
+            if self.lod { "on" } else { "off" },
+            self.lod_error_px
+        );
+        let _ = writeln!(
+            s,
+            "{:<13} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
             "technique",
             "count",
             "drawn",
+            "visible",
+            "triangles",
             "CPU ms p50/p90/p99",
             "GPU ms p50/p90/p99",
             "wall ms p50/p90/p99",
@@ -234,10 +257,12 @@ impl BenchReport {
         for r in &self.results {
             let _ = writeln!(
                 s,
-                "{:<13} {:>8} {:>8} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
+                "{:<13} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
                 r.technique,
                 r.count,
                 r.drawn,
+                r.visible,
+                crate::app::cull_ui::short_count(r.triangles),
                 triple(Some(&r.cpu_ms)),
                 triple(r.gpu_ms.as_ref()),
                 triple(Some(&r.wall_ms)),
@@ -291,7 +316,7 @@ impl BenchReport {
     /// One CSV row per result, with a header.
     pub fn csv(&self) -> String {
         let mut s = String::from(
-            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes\n",
+            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles\n",
         );
         let cells = |p: Option<&Percentiles>| match p {
             Some(p) => format!("{:.4},{:.4},{:.4}", p.p50, p.p90, p.p99),
@@ -300,7 +325,7 @@ impl BenchReport {
         for r in &self.results {
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{}",
                 r.technique,
                 r.count,
                 r.drawn,
@@ -309,7 +334,9 @@ impl BenchReport {
                 cells(r.gpu_ms.as_ref()),
                 cells(Some(&r.wall_ms)),
                 r.upload_bytes_per_frame,
-                r.gpu_memory_bytes
+                r.gpu_memory_bytes,
+                r.visible,
+                r.triangles
             );
         }
         s

@@ -108,7 +108,7 @@ pub struct CullUniform {
     pub _pad: u32,
 }
 
-/// The six planes of `view_proj` (wgpu clip space, depth 0..1), normalized.
+/// The six planes of `view_proj` (clip space with depth 0..1, the renderer's convention), normalized.
 pub fn frustum_planes(view_proj: Mat4) -> [Vec4; 6] {
     let r0 = view_proj.row(0);
     let r1 = view_proj.row(1);

@@ -31,7 +31,7 @@ use crate::vat::Vat;
 pub use behaviour::{Behaviour, BehaviourKind};
 pub use camera::{Camera, CameraSpec};
 pub use crowd_buffer::CrowdBuffer;
-pub use cull::{CrowdDraw, CullStats, Culler};
+pub use cull::{CullStats, Culler};
 use gpu_data::VatClipGpu;
 use model_gpu::ModelGpu;
 pub use scene::Scene;
@@ -39,7 +39,7 @@ use std::sync::Arc;
 pub use targets::Targets;
 pub use techniques::vat::{VatResources, clip_table};
 pub use techniques::{
-    BuildContext, FrameContext, Prepared, Technique, TechniqueCosts, TechniqueKind,
+    BuildContext, CrowdDraw, FrameContext, Prepared, Technique, TechniqueCosts, TechniqueKind,
 };
 pub use techniques::{shader_modules, shader_source};
 pub use timing::{GpuTimer, History};
@@ -83,6 +83,8 @@ pub struct RendererConfig {
     pub ground_speeds: Vec<f32>,
     /// The living crowd (off: the synchronized loops).
     pub behaviour: BehaviourSettings,
+    /// GPU culling and LOD.
+    pub cull: crate::crowd::cull::CullSettings,
 }
 
 impl RendererConfig {
@@ -104,6 +106,7 @@ impl RendererConfig {
             motion: loaded.motion,
             ground_speeds: loaded.ground_speeds.clone(),
             behaviour: BehaviourSettings::default(),
+            cull: Default::default(),
         }
     }
 }
@@ -258,6 +261,8 @@ impl Renderer {
             config.behaviour,
         );
         let timer = GpuTimer::new(device, &caps);
+        let mut culler = culler;
+        culler.settings = config.cull;
         Ok(Self {
             behaviour,
             targets,

@@ -273,6 +273,7 @@ impl Running {
             format,
         );
         renderer_config.behaviour = behaviour;
+        renderer_config.cull = args.cull.settings();
         let mut renderer = Renderer::new(
             gpu.clone(),
             &prepared.model,
@@ -315,6 +316,7 @@ impl Running {
             // A target given with --camera stays where it was put.
             follow_herd: args.camera.is_none_or(|c| c.target.is_none()),
             precision: prepared.vat.precision,
+            cull: args.cull.settings(),
         };
         Ok(Self {
             motion: args.motion,
@@ -445,6 +447,7 @@ impl Running {
         );
         let config = RendererConfig {
             behaviour: self.ui.behaviour,
+            cull: self.ui.cull,
             ..config
         };
         self.renderer = Renderer::new(self.gpu.clone(), &prepared.model, &prepared.vat, &config)?;

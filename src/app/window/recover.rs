@@ -29,6 +29,7 @@ impl Running {
         let crowd = &self.renderer.crowd;
         let config = RendererConfig {
             behaviour: self.ui.behaviour,
+            cull: self.ui.cull,
             ..RendererConfig::for_model(
                 &self.prepared,
                 self.renderer.targets.width,

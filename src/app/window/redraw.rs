@@ -107,6 +107,13 @@ impl Running {
             allocations: self.renderer.crowd.allocations,
             message: self.message.as_deref(),
             behaviour_chooses_clips: self.renderer.behaviour().active(),
+            cull: crate::app::cull_ui::CullView {
+                stats: self.renderer.cull_stats(),
+                levels: &self.renderer.lod().levels,
+                requested: self.renderer.crowd.count(),
+                technique: self.renderer.technique_kind(),
+                lod_build_ms: self.renderer.lod().build_ms,
+            },
             costs: CostsView {
                 costs: self.renderer.costs(),
                 parity: self.parity.map(|(_, p)| p),
@@ -135,6 +142,9 @@ impl Running {
         if self.ui.technique != before.technique {
             let kind = self.ui.technique;
             self.switch(kind);
+        }
+        if self.ui.cull != before.cull {
+            self.renderer.set_cull_settings(self.ui.cull);
         }
         if self.ui.behaviour != before.behaviour {
             self.renderer.set_behaviour(self.ui.behaviour);

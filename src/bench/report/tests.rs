@@ -24,6 +24,8 @@ fn result(technique: &str, count: u32, cpu: f64, wall: f64, gpu: Option<f64>) ->
         behaviour_cpu_ms: p(0.0),
         upload_bytes_per_frame: 0,
         gpu_memory_bytes: 1,
+        visible: count,
+        triangles: count as u64 * 10,
     }
 }
 
@@ -46,6 +48,9 @@ fn report(results: Vec<RunResult>) -> BenchReport {
             bake_ms: 1.0,
         },
         size: [64, 64],
+        culling: true,
+        lod: true,
+        lod_error_px: 1.0,
         frames: 3,
         warmup: 1,
         techniques_available: vec!["vat".into()],

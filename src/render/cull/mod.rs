@@ -11,35 +11,15 @@
 
 mod readback;
 
-pub use readback::{ARGS_WORDS, ArgsReadback, CullStats};
+pub use readback::{ArgsReadback, CullStats};
 
 use super::pipeline::bind_group;
 use super::shaders;
-use super::techniques::CrowdGroup;
-use super::techniques::FrameContext;
+use super::techniques::{ARGS_WORDS, CrowdDraw, CrowdGroup, FrameContext};
 use crate::crowd::cull::{CullSettings, CullUniform, CullView, MAX_LEVELS};
 use crate::gpu::GpuError;
 use crate::lod::{LodChain, LodLevel};
 use wgpu::util::DeviceExt;
-
-/// How the crowd is drawn this frame (what `Technique::draw` records).
-pub enum CrowdDraw<'a> {
-    /// Every instance, one instanced draw of the full mesh.
-    Direct {
-        count: u32,
-        /// The visible-list group, unused (frame.culled is 0).
-        group: &'a wgpu::BindGroup,
-    },
-    /// From the cull pass: the levels' indirect arguments.
-    Indirect {
-        args: &'a wgpu::Buffer,
-        levels: u32,
-        group: &'a wgpu::BindGroup,
-        /// `Some(bytes)`: one draw per level, the group at `level × bytes`;
-        /// `None`: one multi-draw, each level's first instance its region.
-        region_bytes: Option<u32>,
-    },
-}
 
 /// The visible list and indirect arguments for one crowd size.
 struct Lists {

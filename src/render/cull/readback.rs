@@ -3,9 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
-/// Words of one `DrawIndexedIndirect`: index count, instance count, first
-/// index, base vertex, first instance.
-pub const ARGS_WORDS: usize = 5;
+use crate::render::techniques::ARGS_WORDS;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 enum State {

@@ -7,7 +7,7 @@
 use crate::render::gpu_data::VatClipGpu;
 use crate::render::model_gpu::ModelGpu;
 use crate::render::skin_data::SkinData;
-use crate::render::cull::CrowdDraw;
+use super::CrowdDraw;
 use super::skinning::skin_layout;
 use crate::render::RenderError;
 use super::{BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd};

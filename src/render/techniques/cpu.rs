@@ -4,7 +4,7 @@
 //! reads them. The instance count is capped, and the cap is reported.
 
 use crate::render::model_gpu::ModelGpu;
-use crate::render::cull::CrowdDraw;
+use super::CrowdDraw;
 use super::skinning::skin_layout;
 use crate::render::RenderError;
 use super::{BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd, grow_buffer};

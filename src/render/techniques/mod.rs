@@ -11,15 +11,14 @@
 mod shared;
 
 pub use shared::{
-    CrowdGroup, PipelineSpec, clip_buffer, crowd_bind_group, crowd_group_layout, crowd_pipeline,
-    draw_crowd, grow_buffer,
+    ARGS_WORDS, CrowdDraw, CrowdGroup, PipelineSpec, clip_buffer, crowd_bind_group,
+    crowd_group_layout, crowd_pipeline, draw_crowd, grow_buffer,
 };
 
 use super::RenderError;
 use super::Targets;
 use super::behaviour::Behaviour;
 use super::crowd_buffer::CrowdBuffer;
-use super::cull::CrowdDraw;
 use super::gpu_data::VatClipGpu;
 use super::model_gpu::ModelGpu;
 use crate::Model;

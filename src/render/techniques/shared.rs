@@ -6,7 +6,6 @@ use super::{BuildContext, FrameContext, Prepared};
 use crate::render::Targets;
 use crate::render::behaviour::Behaviour;
 use crate::render::crowd_buffer::CrowdBuffer;
-use crate::render::cull::{ARGS_WORDS, CrowdDraw};
 use crate::render::gpu_data::{StaticVertex, VatClipGpu};
 use crate::render::model_gpu::ModelGpu;
 use crate::render::pipeline::{
@@ -223,6 +222,29 @@ impl BuildContext<'_> {
         };
         crowd_pipeline(self.device, &spec, self.model_gpu, self.targets)
     }
+}
+
+/// Words of one `DrawIndexedIndirect`: index count, instance count, first
+/// index, base vertex, first instance.
+pub const ARGS_WORDS: usize = 5;
+
+/// How the crowd is drawn this frame (what `Technique::draw` records).
+pub enum CrowdDraw<'a> {
+    /// Every instance, one instanced draw of the full mesh.
+    Direct {
+        count: u32,
+        /// The visible-list group, unused (frame.culled is 0).
+        group: &'a wgpu::BindGroup,
+    },
+    /// From the cull pass: the levels' indirect arguments.
+    Indirect {
+        args: &'a wgpu::Buffer,
+        levels: u32,
+        group: &'a wgpu::BindGroup,
+        /// `Some(bytes)`: one draw per level, the group at `level × bytes`;
+        /// `None`: one multi-draw, each level's first instance its region.
+        region_bytes: Option<u32>,
+    },
 }
 
 /// Records the shared part of a crowd draw: pipeline, groups 1 to 3, the

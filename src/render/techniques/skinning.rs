@@ -14,7 +14,7 @@ use crate::render::gpu_data::JOINT_ROWS_BYTES;
 use crate::render::model_gpu::ModelGpu;
 use crate::render::skin_data::SkinData;
 use crate::render::RenderError;
-use crate::render::cull::CrowdDraw;
+use super::CrowdDraw;
 use super::{BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd, grow_buffer};
 use crate::render::pipeline::{bind_group, storage_entry, uniform_entry};
 use crate::Model;

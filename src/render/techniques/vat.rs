@@ -4,7 +4,7 @@
 use crate::render::gpu_data::{VatClipGpu, VatPackingGpu};
 use crate::render::model_gpu::ModelGpu;
 use crate::render::RenderError;
-use crate::render::cull::CrowdDraw;
+use super::CrowdDraw;
 use super::{
     BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd,
 };
