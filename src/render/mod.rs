@@ -85,6 +85,8 @@ pub struct RendererConfig {
     pub behaviour: BehaviourSettings,
     /// GPU culling and LOD.
     pub cull: crate::crowd::cull::CullSettings,
+    /// How the mesh levels are built.
+    pub lod: crate::lod::LodOptions,
 }
 
 impl RendererConfig {
@@ -107,6 +109,7 @@ impl RendererConfig {
             ground_speeds: loaded.ground_speeds.clone(),
             behaviour: BehaviourSettings::default(),
             cull: Default::default(),
+            lod: Default::default(),
         }
     }
 }
@@ -210,11 +213,7 @@ impl Renderer {
             }],
         });
         let scene = Scene::new(device, &targets, &frame_layout);
-        let lod = Arc::new(crate::lod::build(
-            model,
-            vat,
-            &crate::lod::LodOptions::default(),
-        ));
+        let lod = Arc::new(crate::lod::build(model, vat, &config.lod));
         let model_gpu = ModelGpu::new(device, &gpu.queue, model, &lod.indices);
         let crowd = CrowdBuffer::new(
             device,
