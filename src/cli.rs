@@ -1,6 +1,7 @@
 //! The headless commands: `inspect`, `bake` and `make-assets`.
 
 use crate::inspect::Inspection;
+use crate::lod::{self, LodChain, LodJson, LodOptions, LodSummary, Strategy};
 use crate::model::Model;
 use crate::vat::{self, BakeOptions, LoopMode, Precision};
 use anyhow::Context;
@@ -57,22 +58,68 @@ impl BakeArgs {
     }
 }
 
-pub fn inspect(model: &str) -> anyhow::Result<()> {
-    let model = crate::assets::load_model(model)?;
+/// Arguments of `stampede inspect`.
+#[derive(clap::Args, Debug)]
+pub struct InspectArgs {
+    /// horse, bird, or a .gltf/.glb file.
+    pub model: String,
+    /// The LOD chain to show (built on a default bake): poses, rest, both
+    /// (the two side by side, with a Markdown table), or none.
+    #[arg(long, default_value = "poses", value_parser = ["poses", "rest", "both", "none"])]
+    pub lod_strategy: String,
+}
+
+pub fn inspect(args: &InspectArgs) -> anyhow::Result<()> {
+    let model = crate::assets::load_model(&args.model)?;
     print!("{}", Inspection(&model));
+    let strategies: &[Strategy] = match args.lod_strategy.as_str() {
+        "none" => return Ok(()),
+        "rest" => &[Strategy::Rest],
+        "both" => &[Strategy::Poses, Strategy::Rest],
+        _ => &[Strategy::Poses],
+    };
+    let vat = vat::bake(&model, &BakeOptions::default())?;
+    let chains: Vec<LodChain> = strategies
+        .iter()
+        .map(|&strategy| {
+            let options = LodOptions {
+                strategy,
+                ..LodOptions::default()
+            };
+            lod::build(&model, &vat, &options)
+        })
+        .collect();
+    for chain in &chains {
+        print!("{}", LodSummary(chain));
+    }
+    if chains.len() > 1 {
+        print!("{}", lod::markdown_table(&model.name(), &chains));
+    }
     Ok(())
 }
 
 pub fn bake(args: &BakeArgs) -> anyhow::Result<()> {
     let model = crate::assets::load_model(&args.model)?;
     let vat = vat::bake(&model, &args.options())?;
-    let files = vat::export(&model, &vat, &args.out)?;
+    let chain = lod::build(&model, &vat, &LodOptions::default());
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("{}: cannot create the output folder", args.out.display()))?;
+    let (index_file, section) = lod::write(&chain, &args.out)?;
+    let mut files = vat::export_with(&model, &vat, &args.out, &LodSection { lod: section })?;
+    files.push(index_file);
     print_bake(&model, &vat);
+    print!("{}", LodSummary(&chain));
     println!("wrote:");
     for f in files {
         println!("  {}", f.display());
     }
     Ok(())
+}
+
+/// The `lod` section `bake` adds to `vat.json`.
+#[derive(serde::Serialize)]
+struct LodSection {
+    lod: LodJson,
 }
 
 /// The bake summary shared by `bake` and the viewer's log.

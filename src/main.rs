@@ -5,7 +5,8 @@ use std::process::ExitCode;
 const EXAMPLES: &str = "Examples:
   stampede                                   a herd of horses in a window
   stampede --model bird --count 5000         a flock of birds
-  stampede inspect ../shared/models/Fox.glb  what a glTF file contains
+  stampede inspect ../shared/models/Fox.glb  what a glTF file contains, and its LOD chain
+  stampede inspect horse --lod-strategy both compare the two LOD strategies
   stampede bake horse --out vat/horse        export the VAT (EXR + vat.json)
   stampede make-assets                       regenerate assets/horse.glb and assets/bird.glb
   stampede bench --counts 100,1000 --json b.json  every technique, offscreen, with ratios";
@@ -23,10 +24,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Print what a glTF file contains: meshes, vertices, joints, clips, warnings.
-    Inspect {
-        /// horse, bird, or a .gltf/.glb file.
-        model: String,
-    },
+    Inspect(stampede::cli::InspectArgs),
     /// Bake a model's clips and export the VAT as EXR textures plus vat.json.
     Bake(stampede::cli::BakeArgs),
     /// Benchmark every technique across instance counts, offscreen (or the bake with --bake).
@@ -44,7 +42,7 @@ fn main() -> ExitCode {
     stampede::init_logging();
     let cli = Cli::parse();
     let result = match cli.command {
-        Some(Command::Inspect { model }) => stampede::cli::inspect(&model),
+        Some(Command::Inspect(args)) => stampede::cli::inspect(&args),
         Some(Command::Bake(args)) => stampede::cli::bake(&args),
         Some(Command::Bench(args)) => stampede::bench::run(&args).map_err(Into::into),
         Some(Command::MakeAssets { out }) => stampede::cli::make_assets(&out),

@@ -29,6 +29,10 @@ fn inspect_a_real_model() {
         "'Gallop'",
         "'Walk'",
         "clips:         13",
+        "LOD chain (poses strategy",
+        "level 0:   2098 triangles (100.0%)",
+        "level 1:",
+        "nearest-frame error per clip:",
     ] {
         assert!(out.contains(needle), "missing {needle:?} in\n{out}");
     }
@@ -60,6 +64,38 @@ fn bake_writes_the_export() {
     assert_eq!(json["clips"].as_array().unwrap().len(), 1);
     assert_eq!(json["precision"], "f32");
     assert!(dir.join("positions.exr").is_file() && dir.join("normals.exr").is_file());
+    // The LOD chain: levels that tile lod_indices.bin, the first the Fox's
+    // own 576 triangles, the rest fewer, with errors that never decrease.
+    let lod = &json["lod"];
+    assert_eq!(lod["indices"], "lod_indices.bin");
+    let levels = lod["levels"].as_array().unwrap();
+    assert!(levels.len() >= 2, "{lod}");
+    assert_eq!(levels[0]["first_index"], 0);
+    assert_eq!(levels[0]["triangles"], 576);
+    let mut next = 0;
+    for w in levels.windows(2) {
+        assert!(
+            w[1]["triangles"].as_u64() < w[0]["triangles"].as_u64(),
+            "{lod}"
+        );
+        assert!(w[1]["error"].as_f64() >= w[0]["error"].as_f64(), "{lod}");
+    }
+    for l in levels {
+        assert_eq!(l["first_index"].as_u64().unwrap(), next);
+        assert_eq!(l["index_count"], l["triangles"].as_u64().unwrap() * 3);
+        next += l["index_count"].as_u64().unwrap();
+    }
+    let bin = std::fs::read(dir.join("lod_indices.bin")).unwrap();
+    assert_eq!(bin.len() as u64, next * 4);
+    let indices: Vec<u32> = bin
+        .chunks(4)
+        .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
+    assert!(indices.iter().all(|&i| i < 1728));
+    let model = stampede::Model::load(&path).unwrap();
+    assert_eq!(&indices[..model.indices.len()], model.indices.as_slice());
+    assert_eq!(lod["nearest_frame_error"].as_array().unwrap().len(), 1);
+    assert!(out.contains("LOD chain"), "{out}");
     std::fs::remove_dir_all(dir).ok();
 }
 

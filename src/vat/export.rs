@@ -41,7 +41,7 @@ pub enum ExportError {
 }
 
 #[derive(Serialize)]
-struct VatJson<'a> {
+struct VatJson<'a, E: Serialize> {
     format: &'static str,
     version: u32,
     model: String,
@@ -58,7 +58,14 @@ struct VatJson<'a> {
     primitives: Vec<PrimitiveJson>,
     error: &'a ErrorReport,
     bake_ms: f64,
+    /// Sections the layers above add (the LOD chain's `lod`).
+    #[serde(flatten)]
+    extra: &'a E,
 }
+
+/// No extra sections.
+#[derive(Serialize)]
+struct Nothing {}
 
 /// The files of each texture; a packed bake has only `packed`.
 #[derive(Serialize)]
@@ -140,6 +147,17 @@ struct PrimitiveJson {
 /// Writes `positions*.exr`, `normals*.exr` (or, packed, `packed*.png`) and
 /// `vat.json` into `dir` (created when missing); returns the written paths.
 pub fn export(model: &Model, vat: &Vat, dir: &Path) -> Result<Vec<PathBuf>, ExportError> {
+    export_with(model, vat, dir, &Nothing {})
+}
+
+/// [`export`], with `extra`'s fields added at the top level of `vat.json`
+/// (how the layers above, such as the LOD chain, add their sections).
+pub fn export_with(
+    model: &Model,
+    vat: &Vat,
+    dir: &Path,
+    extra: &impl Serialize,
+) -> Result<Vec<PathBuf>, ExportError> {
     std::fs::create_dir_all(dir).map_err(|source| ExportError::CreateDir {
         path: dir.to_owned(),
         source,
@@ -210,6 +228,7 @@ pub fn export(model: &Model, vat: &Vat, dir: &Path) -> Result<Vec<PathBuf>, Expo
             .collect(),
         error: &vat.report,
         bake_ms: vat.bake_ms,
+        extra,
     };
     let path = dir.join("vat.json");
     let text = serde_json::to_string_pretty(&json)

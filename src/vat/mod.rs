@@ -14,7 +14,7 @@ pub mod packed;
 mod texels;
 
 pub use bake::bake;
-pub use export::{ExportError, export};
+pub use export::{ExportError, export, export_with};
 pub use layout::{Layout, VatClip};
 pub use texels::{Precision, Texels};
 
