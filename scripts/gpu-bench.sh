@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds Stampede and benchmarks every technique on a headless Linux machine
 # with a real GPU (NVIDIA), counts up to 1,000,000, writing JSON, CSV, the
-# chart and the printed table to OUTDIR.
+# chart and the printed table to OUTDIR; then the VAT precisions, and VAT
+# and static with culling and LOD on and off up to 1,000,000.
 #
 #   scripts/gpu-bench.sh OUTDIR
 #
@@ -18,7 +19,7 @@ counts=${COUNTS:-100,1000,10000,100000,1000000}
 frames=${FRAMES:-100}
 warmup=${WARMUP:-10}
 size=${SIZE:-1280x720}
-budget=${BUDGET_S:-420}
+budget=${BUDGET_S:-240}
 
 if command -v nvidia-smi >/dev/null; then
     nvidia-smi | tee "$out/nvidia-smi.txt" || true
@@ -72,6 +73,14 @@ set -x
 # at two large counts, per precision (docs/benchmarks.md, "VAT precision").
 for precision in f16 packed f32; do
     "$bin" bench --techniques vat,static --counts 100000,1000000 --frames "$frames" \
-        --warmup "$warmup" --size 320x180 --budget-s 120 --precision "$precision" \
+        --warmup "$warmup" --size 320x180 --budget-s 60 --precision "$precision" \
         --json "$out/precision-$precision.json" 2>&1 | tee "$out/precision-$precision.txt"
+done
+# Culling and LOD (docs/benchmarks.md, "Culling and LOD"): VAT and the static
+# floor up to 1,000,000 in the opening view, both on, culling only, both off.
+for mode in on-on on-off off-off; do
+    culling=${mode%-*} lod=${mode#*-}
+    "$bin" bench --techniques vat,static --counts 10000,100000,1000000 --frames "$frames" \
+        --warmup "$warmup" --size "$size" --budget-s 60 --culling "$culling" --lod "$lod" \
+        --json "$out/cull-$mode.json" 2>&1 | tee "$out/cull-$mode.txt"
 done

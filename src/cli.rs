@@ -238,6 +238,10 @@ pub struct CullArgs {
     /// Pixels an instance's animated LOD error may cover on screen.
     #[arg(long, default_value_t = 1.0, value_parser = parse_lod_error)]
     pub lod_error: f32,
+    /// Tint each instance by its LOD level (white = full detail, then green,
+    /// yellow, red).
+    #[arg(long)]
+    pub lod_tint: bool,
 }
 
 impl Default for CullArgs {
@@ -246,6 +250,7 @@ impl Default for CullArgs {
             culling: OnOff::On,
             lod: OnOff::On,
             lod_error: 1.0,
+            lod_tint: false,
         }
     }
 }
@@ -256,6 +261,7 @@ impl CullArgs {
             culling: self.culling.is_on(),
             lod: self.lod.is_on(),
             lod_error_px: self.lod_error,
+            lod_tint: self.lod_tint,
             ..Default::default()
         }
     }

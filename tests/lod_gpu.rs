@@ -131,7 +131,14 @@ fn a_bigger_budget_never_draws_more_triangles() {
 #[test]
 fn instances_marked_nearest_draw_the_nearest_frame() {
     // One level only: LOD on changes nothing but the frame sampling.
-    let Some((mut view, _)) = view(200, (192, 108), LodOptions { targets: vec![1.0] }) else {
+    let Some((mut view, _)) = view(
+        200,
+        (192, 108),
+        LodOptions {
+            targets: vec![1.0],
+            ..LodOptions::default()
+        },
+    ) else {
         return;
     };
     assert_eq!(view.renderer.lod().levels.len(), 1);
