@@ -184,3 +184,54 @@ fn bad_flags_are_refused() {
         assert!(stderr.contains("error"), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn compare_culling_measures_both_ways_in_one_run() {
+    if gpu_common::gpu_or_skip("compare_culling_measures_both_ways_in_one_run").is_none() {
+        return;
+    }
+    let dir = out_dir("bench-cull");
+    let json = dir.join("c.json");
+    let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
+        .args([
+            "bench",
+            "--techniques",
+            "vat",
+            "--counts",
+            "200",
+            "--frames",
+            "2",
+            "--warmup",
+            "1",
+            "--size",
+            "160x90",
+            "--compare-culling",
+        ])
+        .arg("--json")
+        .arg(&json)
+        .env("XDG_RUNTIME_DIR", &dir)
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "bench failed:\n{stdout}");
+    assert!(stdout.contains("vat culled ÷ unculled"), "{stdout}");
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("valid JSON");
+    let results = v["results"].as_array().expect("results");
+    assert_eq!(results.len(), 2, "culled and unculled");
+    let (culled, unculled): (Vec<&Value>, Vec<&Value>) = results
+        .iter()
+        .partition(|r| r["unculled"] == Value::Bool(false));
+    assert_eq!((culled.len(), unculled.len()), (1, 1));
+    // Unculled draws everyone at full detail; culled draws fewer triangles.
+    let tris = v["model"]["triangles"].as_u64().expect("triangles");
+    assert_eq!(unculled[0]["visible"].as_u64(), Some(200));
+    assert_eq!(unculled[0]["triangles"].as_u64(), Some(200 * tris));
+    assert!(culled[0]["triangles"].as_u64() < Some(200 * tris));
+    let ratios = v["ratios"]["culled_over_unculled"]
+        .as_array()
+        .expect("ratios");
+    assert_eq!(ratios.len(), 1);
+    positive(&ratios[0]["wall_ms"], "culled_over_unculled.wall_ms");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -44,6 +44,10 @@ pub struct BenchArgs {
     pub behaviour: crate::cli::OnOff,
     #[command(flatten)]
     pub cull: crate::cli::CullArgs,
+    /// Also measure every technique and count with culling and LOD off,
+    /// and report culled ÷ unculled (one run, the same frames).
+    #[arg(long)]
+    pub compare_culling: bool,
     /// Texel precision of the VAT: f16, f32 or packed (one 8-byte texel).
     #[arg(long, default_value = "f16")]
     pub precision: crate::vat::Precision,
@@ -88,6 +92,7 @@ impl Default for BenchArgs {
             seed: 1,
             behaviour: crate::cli::OnOff::Off,
             cull: crate::cli::CullArgs::default(),
+            compare_culling: false,
             precision: crate::vat::Precision::F16,
             camera: None,
             json: None,

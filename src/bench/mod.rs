@@ -258,7 +258,19 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
     };
 
     let per_run = (args.warmup + args.frames) as u64;
-    let bar = progress(per_run * (counts.len() * techniques.len()) as u64);
+    // The run's settings, and with --compare-culling the same with culling
+    // and LOD off.
+    let modes: &[bool] = if args.compare_culling {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    let unculled_settings = crate::crowd::cull::CullSettings {
+        culling: false,
+        lod: false,
+        ..config.cull
+    };
+    let bar = progress(per_run * (counts.len() * techniques.len() * modes.len()) as u64);
     let start = Instant::now();
     // Per technique: the last measured (instances drawn, p50 wall ms, cap),
     // for the budget.
@@ -307,49 +319,62 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                 skip(&name, reason, &mut report);
                 continue;
             }
-            bar.set_message(format!("{name} × {count}"));
-            let frame = Frame {
-                view: &view,
-                camera,
-                clip: prepared.clip,
-            };
-            let mut samples = Samples::default();
-            for i in 0..per_run as u32 {
-                let (cpu, gpu_ms, wall) = frame.render(&mut renderer, i)?;
-                if i >= args.warmup {
-                    let costs = renderer.costs();
-                    samples.cpu.push(cpu);
-                    samples.wall.push(wall);
-                    samples.gpu.extend(gpu_ms);
-                    samples.technique_cpu.push(f64::from(costs.cpu_ms));
-                    samples.behaviour_cpu.push(f64::from(costs.behaviour_ms));
-                    samples.upload_bytes += costs.upload_bytes;
+            for &unculled in modes {
+                renderer.set_cull_settings(if unculled {
+                    unculled_settings
+                } else {
+                    config.cull
+                });
+                let off = if unculled {
+                    " (culling and LOD off)"
+                } else {
+                    ""
+                };
+                bar.set_message(format!("{name} × {count}{off}"));
+                let frame = Frame {
+                    view: &view,
+                    camera,
+                    clip: prepared.clip,
+                };
+                let mut samples = Samples::default();
+                for i in 0..per_run as u32 {
+                    let (cpu, gpu_ms, wall) = frame.render(&mut renderer, i)?;
+                    if i >= args.warmup {
+                        let costs = renderer.costs();
+                        samples.cpu.push(cpu);
+                        samples.wall.push(wall);
+                        samples.gpu.extend(gpu_ms);
+                        samples.technique_cpu.push(f64::from(costs.cpu_ms));
+                        samples.behaviour_cpu.push(f64::from(costs.behaviour_ms));
+                        samples.upload_bytes += costs.upload_bytes;
+                    }
+                    bar.inc(1);
                 }
-                bar.inc(1);
+                let costs = renderer.costs();
+                let drew = renderer.wait_for_cull_stats();
+                let result = RunResult {
+                    technique: name.clone(),
+                    count,
+                    drawn: costs.drawn,
+                    cap: costs.cap,
+                    morphs_ignored: costs.morphs_ignored,
+                    frames: args.frames,
+                    cpu_ms: percentiles(&samples.cpu, &name, count)?,
+                    gpu_ms: (!samples.gpu.is_empty())
+                        .then(|| percentiles(&samples.gpu, &name, count))
+                        .transpose()?,
+                    wall_ms: percentiles(&samples.wall, &name, count)?,
+                    technique_cpu_ms: percentiles(&samples.technique_cpu, &name, count)?,
+                    behaviour_cpu_ms: percentiles(&samples.behaviour_cpu, &name, count)?,
+                    upload_bytes_per_frame: samples.upload_bytes / u64::from(args.frames.max(1)),
+                    gpu_memory_bytes: costs.gpu_memory_bytes,
+                    visible: drew.visible_total(),
+                    triangles: drew.triangles_total(),
+                    unculled,
+                };
+                last[ti] = Some((result.drawn, result.wall_ms.p50, costs.cap));
+                report.results.push(result);
             }
-            let costs = renderer.costs();
-            let drew = renderer.wait_for_cull_stats();
-            let result = RunResult {
-                technique: name.clone(),
-                count,
-                drawn: costs.drawn,
-                cap: costs.cap,
-                morphs_ignored: costs.morphs_ignored,
-                frames: args.frames,
-                cpu_ms: percentiles(&samples.cpu, &name, count)?,
-                gpu_ms: (!samples.gpu.is_empty())
-                    .then(|| percentiles(&samples.gpu, &name, count))
-                    .transpose()?,
-                wall_ms: percentiles(&samples.wall, &name, count)?,
-                technique_cpu_ms: percentiles(&samples.technique_cpu, &name, count)?,
-                behaviour_cpu_ms: percentiles(&samples.behaviour_cpu, &name, count)?,
-                upload_bytes_per_frame: samples.upload_bytes / u64::from(args.frames.max(1)),
-                gpu_memory_bytes: costs.gpu_memory_bytes,
-                visible: drew.visible_total(),
-                triangles: drew.triangles_total(),
-            };
-            last[ti] = Some((result.drawn, result.wall_ms.p50, costs.cap));
-            report.results.push(result);
         }
     }
     bar.finish_and_clear();

@@ -95,6 +95,20 @@ pub struct RunResult {
     /// Triangles drawn in that frame, every LOD level together.
     #[serde(default)]
     pub triangles: u64,
+    /// Measured with culling and LOD off, as the baseline of
+    /// `--compare-culling` (the report's other results use its settings).
+    #[serde(default)]
+    pub unculled: bool,
+}
+
+/// One technique at one count: culled (the report's settings) ÷ unculled.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CullRatio {
+    pub technique: String,
+    pub count: u32,
+    pub wall_ms: Option<f64>,
+    pub cpu_ms: Option<f64>,
+    pub gpu_ms: Option<f64>,
 }
 
 /// A ratio of p50 frame times at one count; `null` where a side is missing.
@@ -123,6 +137,10 @@ pub struct Ratios {
     /// VAT ÷ static rest pose, per count (1 = animation for free).
     pub vat_over_static: Vec<RatioAtCount>,
     pub vat_cpu_largest_over_smallest: Option<ScaleRatio>,
+    /// With `--compare-culling`: each technique with the run's culling and
+    /// LOD ÷ with both off (below 1: culling and LOD save).
+    #[serde(default)]
+    pub culled_over_unculled: Vec<CullRatio>,
 }
 
 /// A run that was not measured, and why.
@@ -159,7 +177,7 @@ impl BenchReport {
     fn find(&self, technique: &str, count: u32) -> Option<&RunResult> {
         self.results
             .iter()
-            .find(|r| r.technique == technique && r.count == count)
+            .find(|r| r.technique == technique && r.count == count && !r.unculled)
     }
 
     fn counts(&self) -> Vec<u32> {
@@ -206,7 +224,25 @@ impl BenchReport {
             skinning_over_vat: self.ratios_between("skinning", "vat"),
             vat_over_static: self.ratios_between("vat", "static"),
             vat_cpu_largest_over_smallest: scale,
+            culled_over_unculled: self.culled_over_unculled(),
         };
+    }
+
+    fn culled_over_unculled(&self) -> Vec<CullRatio> {
+        self.results
+            .iter()
+            .filter(|r| r.unculled)
+            .filter_map(|b| {
+                let a = self.find(&b.technique, b.count)?;
+                Some(CullRatio {
+                    technique: b.technique.clone(),
+                    count: b.count,
+                    wall_ms: ratio(Some(a.wall_ms.p50), Some(b.wall_ms.p50)),
+                    cpu_ms: ratio(Some(a.cpu_ms.p50), Some(b.cpu_ms.p50)),
+                    gpu_ms: ratio(a.gpu_ms.map(|g| g.p50), b.gpu_ms.map(|g| g.p50)),
+                })
+            })
+            .collect()
     }
 
     /// The printed summary: adapter, table, ratios, skips.
@@ -258,7 +294,11 @@ impl BenchReport {
             let _ = writeln!(
                 s,
                 "{:<13} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
-                r.technique,
+                if r.unculled {
+                    format!("{} (off)", r.technique)
+                } else {
+                    r.technique.clone()
+                },
                 r.count,
                 r.drawn,
                 r.visible,
@@ -288,6 +328,17 @@ impl BenchReport {
                     times(r.gpu_ms)
                 );
             }
+        }
+        for r in &rs.culled_over_unculled {
+            let _ = writeln!(
+                s,
+                "{} culled ÷ unculled at {:>7}: wall {}  CPU {}  GPU {}",
+                r.technique,
+                r.count,
+                times(r.wall_ms),
+                times(r.cpu_ms),
+                times(r.gpu_ms)
+            );
         }
         match &rs.vat_cpu_largest_over_smallest {
             Some(r) => {

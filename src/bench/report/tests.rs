@@ -26,6 +26,7 @@ fn result(technique: &str, count: u32, cpu: f64, wall: f64, gpu: Option<f64>) ->
         gpu_memory_bytes: 1,
         visible: count,
         triangles: count as u64 * 10,
+        unculled: false,
     }
 }
 
@@ -98,6 +99,28 @@ fn ratio_arithmetic() {
         .expect("vat at two counts");
     assert_eq!((scale.smallest_count, scale.largest_count), (100, 1000));
     assert_eq!(scale.ratio, Some(1.5));
+}
+
+#[test]
+fn culled_over_unculled_pairs_each_technique_and_count() {
+    let mut off = result("vat", 100, 2.0, 40.0, None);
+    off.unculled = true;
+    let mut static_off = result("static", 100, 1.0, 20.0, None);
+    static_off.unculled = true;
+    let r = report(vec![
+        result("vat", 100, 1.0, 10.0, None),
+        off,
+        result("static", 100, 1.0, 8.0, None),
+        static_off,
+    ]);
+    let c = &r.ratios.culled_over_unculled;
+    assert_eq!(c.len(), 2);
+    assert_eq!((c[0].technique.as_str(), c[0].count), ("vat", 100));
+    assert_eq!(c[0].wall_ms, Some(0.25));
+    assert_eq!(c[1].wall_ms, Some(0.4));
+    // VAT ÷ static compares the culled runs only.
+    assert_eq!(r.ratios.vat_over_static[0].wall_ms, Some(1.25));
+    assert!(r.text().contains("vat culled ÷ unculled"), "{}", r.text());
 }
 
 #[test]
