@@ -280,3 +280,35 @@ fn one_and_a_million_instances_cull_without_errors() {
     assert!(n > 0, "some of a million are in view");
     view.renderer.gpu.check().expect("no validation error");
 }
+
+#[test]
+fn frozen_culling_keeps_the_frozen_views_set() {
+    let Some((mut view, loaded)) = view(ModelChoice::Horse, 500, 128, false) else {
+        return;
+    };
+    let s = settings(1.0);
+    view.renderer.set_cull_settings(CullSettings {
+        lod: false,
+        freeze: true,
+        ..CullSettings::default()
+    });
+    view.draw_frame(&s).expect("frame");
+    let frozen = gpu_visible(&view);
+    let frozen_planes = view.renderer.culler().last_uniform().expect("ran").planes;
+    // Turn right round: the frozen set is still what is drawn.
+    view.camera.yaw += std::f32::consts::PI;
+    view.draw_frame(&s).expect("frame");
+    assert_eq!(gpu_visible(&view), frozen, "frozen culling keeps its set");
+    assert_eq!(
+        view.renderer.culler().last_uniform().expect("ran").planes,
+        frozen_planes
+    );
+    // Unfrozen, the new view culls for itself and agrees with the CPU.
+    view.renderer.set_cull_settings(CullSettings {
+        lod: false,
+        ..CullSettings::default()
+    });
+    let (n, _) = check_against_cpu(&mut view, &loaded, "turned round");
+    assert_ne!(gpu_visible(&view), frozen);
+    assert!(n > 0);
+}

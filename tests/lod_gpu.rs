@@ -194,3 +194,40 @@ fn instances_marked_nearest_draw_the_nearest_frame() {
         d.failed
     );
 }
+
+#[test]
+fn the_lod_tint_colours_coarse_levels() {
+    let Some((mut view, _)) = view(300, (192, 108), LodOptions::default()) else {
+        return;
+    };
+    let s = settings();
+    let (plain, _, levels) = draw(&mut view, CullSettings::default(), &s);
+    assert!(
+        levels[1..].iter().sum::<u32>() > 0,
+        "some coarse levels: {levels:?}"
+    );
+    let (tinted, _, _) = draw(
+        &mut view,
+        CullSettings {
+            lod_tint: true,
+            ..CullSettings::default()
+        },
+        &s,
+    );
+    assert_eq!(view.renderer.last_frame.map(|f| f.lod_tint), Some(1));
+    let d = common::diff(&plain, &tinted, 24);
+    assert!(
+        d.failed > 100,
+        "the tint shows ({} pixels changed)",
+        d.failed
+    );
+    // Both off: no cull pass, so no tint either.
+    let off = CullSettings {
+        culling: false,
+        lod: false,
+        lod_tint: true,
+        ..CullSettings::default()
+    };
+    let (_, _, _) = draw(&mut view, off, &s);
+    assert_eq!(view.renderer.last_frame.map(|f| f.lod_tint), Some(0));
+}
