@@ -2,6 +2,7 @@
 
 mod args;
 pub mod costs_ui;
+mod flock_ui;
 pub mod measure;
 mod ui;
 mod window;

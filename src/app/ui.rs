@@ -228,6 +228,7 @@ fn behaviour_section(ui: &mut egui::Ui, state: &mut UiState) {
         }
         ui.checkbox(&mut state.follow_herd, "follow the herd / flock");
         ui.label("Flock (birds)");
+        super::flock_ui::flock_preset(ui, &mut b.flock);
         let f = &mut b.flock;
         ui.add(egui::Slider::new(&mut f.w_separation, 0.0..=10.0).text("separation"));
         ui.add(egui::Slider::new(&mut f.w_alignment, 0.0..=5.0).text("alignment"));
