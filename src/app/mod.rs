@@ -4,6 +4,8 @@ mod args;
 pub mod costs_ui;
 mod flock_ui;
 pub mod measure;
+mod model_ui;
+pub mod recent;
 mod ui;
 mod window;
 

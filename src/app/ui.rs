@@ -1,6 +1,8 @@
 //! The egui side panel: what the user can change, and what the renderer reports.
 
 use super::costs_ui::{self, CostsView};
+use super::recent::RecentFiles;
+use crate::crowd::setup::MotionChoice;
 use crate::crowd::{BehaviourSettings, MAX_INSTANCES};
 use crate::render::{History, TechniqueKind};
 use crate::vat::{Precision, Vat};
@@ -25,6 +27,10 @@ pub struct UiState {
     pub follow_herd: bool,
     /// The VAT's texel precision; changing it bakes the model again.
     pub precision: Precision,
+    /// Ground, air or auto (`--motion`); changing it loads the model again.
+    pub motion: MotionChoice,
+    /// The model files loaded last.
+    pub recent: RecentFiles,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,6 +95,7 @@ pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> (Vec<
                     }
                 });
             }
+            super::model_ui::model_options(ui, state, &mut actions);
             if let Some(msg) = stats.message {
                 ui.colored_label(egui::Color32::from_rgb(240, 120, 90), msg);
             }
