@@ -2,14 +2,23 @@
 //! (ground, air or auto, as `--motion`) and the model files loaded last.
 
 use super::recent::RecentFiles;
-use super::ui::{Action, ModelPick, UiState};
 use crate::crowd::setup::MotionChoice;
 
-/// The motion choice and the recent files; a change loads the model again.
-pub fn model_options(ui: &mut egui::Ui, state: &mut UiState, actions: &mut Vec<Action>) {
+/// What the user asked for under the model picker.
+#[derive(Debug, Default, PartialEq)]
+pub struct Picked {
+    /// The motion changed: load the model again with it.
+    pub motion_changed: bool,
+    /// A recent file to load.
+    pub file: Option<String>,
+}
+
+/// The motion choice and the recent files.
+pub fn model_options(ui: &mut egui::Ui, motion: &mut MotionChoice, recent: &RecentFiles) -> Picked {
+    let mut picked = Picked::default();
     ui.horizontal(|ui| {
         ui.label("Motion");
-        let before = state.motion;
+        let before = *motion;
         for (m, name, tip) in [
             (
                 MotionChoice::Auto,
@@ -23,18 +32,12 @@ pub fn model_options(ui: &mut egui::Ui, state: &mut UiState, actions: &mut Vec<A
             ),
             (MotionChoice::Air, "air", "in the air, with the flock"),
         ] {
-            ui.selectable_value(&mut state.motion, m, name)
-                .on_hover_text(tip);
+            ui.selectable_value(motion, m, name).on_hover_text(tip);
         }
-        if state.motion != before {
-            actions.push(Action::LoadModel);
-        }
+        picked.motion_changed = *motion != before;
     });
-    if let Some(path) = recent_pick(ui, &state.recent) {
-        state.model = ModelPick::File;
-        state.file_path = path;
-        actions.push(Action::LoadModel);
-    }
+    picked.file = recent_pick(ui, recent);
+    picked
 }
 
 /// A menu of the recent files; the one clicked, if any.

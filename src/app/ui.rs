@@ -95,7 +95,13 @@ pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> (Vec<
                     }
                 });
             }
-            super::model_ui::model_options(ui, state, &mut actions);
+            let picked = super::model_ui::model_options(ui, &mut state.motion, &state.recent);
+            if let Some(path) = &picked.file {
+                (state.model, state.file_path) = (ModelPick::File, path.clone());
+            }
+            if picked.motion_changed || picked.file.is_some() {
+                actions.push(Action::LoadModel);
+            }
             if let Some(msg) = stats.message {
                 ui.colored_label(egui::Color32::from_rgb(240, 120, 90), msg);
             }
