@@ -34,8 +34,10 @@ struct FlockUniform {
     fade: f32,
     // Lateral acceleration that gives a 45° bank.
     bank_accel: f32,
+    // Pull towards the middle of the box (the roost), per unit of the box's
+    // half size: gathers the whole flock into one body that circles it.
+    w_roost: f32,
     _pad0: f32,
-    _pad1: f32,
 };
 
 @group(0) @binding(0) var<uniform> params: FlockUniform;
@@ -137,6 +139,14 @@ fn bound_push(p: vec3<f32>) -> vec3<f32> {
     return (max(lo - p, vec3<f32>(0.0)) - max(p - hi, vec3<f32>(0.0))) / m;
 }
 
+// From a point to the middle of the box, per axis as a fraction of the
+// box's half size (1 at a wall).
+fn roost_pull(p: vec3<f32>) -> vec3<f32> {
+    let centre = (params.bounds_min.xyz + params.bounds_max.xyz) * 0.5;
+    let half = max((params.bounds_max.xyz - params.bounds_min.xyz) * 0.5, vec3<f32>(1e-6));
+    return (centre - p) / half;
+}
+
 @compute @workgroup_size(64)
 fn update_boids(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = id.x;
@@ -199,6 +209,7 @@ fn update_boids(@builtin(global_invocation_id) id: vec3<u32>) {
         accel += params.w_separation * from_fixed(separation) * speed;
     }
     accel += params.w_bounds * bound_push(me.pos) * speed;
+    accel += params.w_roost * roost_pull(me.pos) * speed;
     let a = length(accel);
     if a > params.max_accel {
         accel *= params.max_accel / a;

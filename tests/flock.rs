@@ -5,6 +5,8 @@ mod gpu_common;
 use glam::Vec3;
 use stampede::Aabb;
 use stampede::crowd::flock::{Boid, FlockParams};
+use stampede::crowd::spec::CrowdSpec;
+use stampede::crowd::{FlockPreset, Motion};
 use stampede::render::flock_sim::FlockSim;
 
 /// No two birds end closer than this fraction of the separation radius.
@@ -12,6 +14,10 @@ use stampede::render::flock_sim::FlockSim;
 /// limited by the acceleration cap, not a hard constraint, so a pair may
 /// still be inside the radius after the run, but well apart.
 const MIN_DISTANCE_FACTOR: f32 = 0.25;
+
+/// The least share of the flock in its largest group with the murmuration
+/// preset.
+const MURMURATION_GROUP: f32 = 0.8;
 
 fn params() -> FlockParams {
     let bounds = Aabb {
@@ -150,6 +156,8 @@ fn cpu_step(boids: &[Boid], u: &stampede::crowd::flock::FlockUniform) -> Vec<Boi
                 - (p - (hi - Vec3::splat(m))).max(Vec3::ZERO))
                 / m;
             accel += u.w_bounds * push * speed;
+            let half = ((hi - lo) * 0.5).max(Vec3::splat(1e-6));
+            accel += u.w_roost * ((lo + hi) * 0.5 - p) / half * speed;
             if accel.length() > u.max_accel {
                 accel *= u.max_accel / accel.length();
             }
@@ -187,7 +195,11 @@ fn one_gpu_step_equals_a_brute_force_cpu_step() {
     let Some(gpu) = gpu_common::gpu_or_skip("flock vs cpu") else {
         return;
     };
-    let p = params();
+    // With the roost's pull, so the CPU twin checks that term too.
+    let p = FlockParams {
+        w_roost: 0.6,
+        ..params()
+    };
     let count = 900;
     let dt = 1.0 / 30.0;
     // Let the flock form first, so neighbourhoods are dense.
@@ -220,4 +232,81 @@ fn one_gpu_step_equals_a_brute_force_cpu_step() {
         p.max_speed
     );
     assert!(worst < 1e-3 * p.max_speed, "{worst}");
+}
+
+/// The share of the birds in the largest group whose members are linked by
+/// chains of birds less than `link` apart.
+fn largest_group(boids: &[Boid], link: f32) -> f32 {
+    let n = boids.len();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for i in 0..n {
+        for j in i + 1..n {
+            if Vec3::from(boids[i].pos).distance(Vec3::from(boids[j].pos)) < link {
+                let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+                parent[a] = b;
+            }
+        }
+    }
+    let mut sizes = vec![0u32; n];
+    for i in 0..n {
+        sizes[root(&mut parent, i)] += 1;
+    }
+    *sizes.iter().max().unwrap_or(&0) as f32 / n.max(1) as f32
+}
+
+/// Simulated seconds before the flock's groups are counted.
+const SECONDS: f32 = 20.0;
+
+/// The murmuration preset gathers a flock into one body: after
+/// [`SECONDS`] simulated seconds most birds are in one linked group (chains of
+/// birds within the clumps preset's sight, 3 sizes, of each other), while
+/// the clumps preset leaves them in separate groups.
+#[test]
+fn the_murmuration_is_one_body_and_the_clumps_are_not() {
+    let Some(gpu) = gpu_common::gpu_or_skip("flock presets") else {
+        return;
+    };
+    let spec = CrowdSpec {
+        motion: Motion::Flock,
+        model_size: 1.0,
+        ground_y: 0.0,
+        clip_count: 2,
+    };
+    // The viewer's default count: the flock a user sees first.
+    let count = stampede::app::ViewerArgs::default().count as u32;
+    let dt = 1.0 / 60.0;
+    let share = |preset: FlockPreset| {
+        let p = FlockParams::for_crowd(&spec, count, &preset.tuning(), 0.25);
+        let mut sim = FlockSim::new(&gpu.device, &gpu.queue, count, 1, p);
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        sim.step(&gpu.queue, &mut encoder, dt, (SECONDS / dt) as u32);
+        gpu.queue.submit([encoder.finish()]);
+        let boids = sim.read_back(&gpu.device, &gpu.queue).unwrap();
+        largest_group(&boids, 3.0)
+    };
+    let murmuration = share(FlockPreset::Murmuration);
+    let clumps = share(FlockPreset::Clumps);
+    eprintln!(
+        "largest linked group after {SECONDS} s: murmuration {:.1} %, clumps {:.1} %",
+        murmuration * 100.0,
+        clumps * 100.0
+    );
+    assert!(
+        murmuration >= MURMURATION_GROUP,
+        "murmuration: only {:.1} % of the birds in the largest group",
+        murmuration * 100.0
+    );
+    assert!(
+        clumps < murmuration * 0.6,
+        "clumps {:.1} % vs murmuration {:.1} %: the presets should differ",
+        clumps * 100.0,
+        murmuration * 100.0
+    );
 }

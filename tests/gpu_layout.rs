@@ -271,6 +271,7 @@ fn rust_mirrors_match_their_wgsl_structs() {
                 max_accel,
                 fade,
                 bank_accel,
+                w_roost,
                 _pad,
             }),
         ),

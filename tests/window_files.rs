@@ -1,7 +1,8 @@
 //! The window's file paths, under X (CI runs tests in `xvfb-run`): a model
 //! file dropped on the window is loaded (a bad one leaves the previous model
 //! running and shows why), and F12 saves the 3D view as a PNG in the folder
-//! the viewer was started from.
+//! the viewer was started from. A model that loads joins the recent files
+//! (kept under `STAMPEDE_CONFIG_DIR` here).
 
 mod common;
 
@@ -16,6 +17,8 @@ fn viewer(dir: &Path, extra: &[&str]) -> (Output, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
         .args(&args)
         .current_dir(dir)
+        // The recent files list goes here, never into the user's home.
+        .env("STAMPEDE_CONFIG_DIR", dir.join("config"))
         .env("RUST_LOG", "info,wgpu_hal=error,wgpu_core=warn,naga=error")
         .output()
         .expect("run the stampede binary");
@@ -47,6 +50,13 @@ fn a_dropped_model_is_loaded_and_a_bad_one_is_refused() {
     let bird = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/bird.glb");
     let (_, log) = viewer(&dir, &["--test-drop", bird.to_str().unwrap()]);
     assert!(log.contains(&format!("loaded {}", bird.display())), "{log}");
+    // A model that loaded is added to the recent files.
+    let recent = dir.join("config/recent.txt");
+    let listed = || std::fs::read_to_string(&recent).unwrap_or_default();
+    assert_eq!(
+        listed().lines().collect::<Vec<_>>(),
+        [bird.to_str().unwrap()]
+    );
 
     let bad = dir.join("broken.glb");
     std::fs::write(&bad, b"glTF not really").unwrap();
@@ -57,6 +67,11 @@ fn a_dropped_model_is_loaded_and_a_bad_one_is_refused() {
         "the error names the file:\n{log}"
     );
     assert!(!log.contains("loaded "), "nothing else was loaded:\n{log}");
+    // One that failed is not.
+    assert_eq!(
+        listed().lines().collect::<Vec<_>>(),
+        [bird.to_str().unwrap()]
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -2,7 +2,7 @@
 
 use crate::cli::{OnOff, parse_size};
 use crate::crowd::setup::MotionChoice;
-use crate::crowd::{BehaviourSettings, FlockTuning};
+use crate::crowd::{BehaviourSettings, FlockPreset, FlockTuning};
 use crate::render::{CameraSpec, TechniqueKind};
 use crate::vat::Precision;
 use std::path::PathBuf;
@@ -73,13 +73,19 @@ pub struct ViewerArgs {
     /// (three numbers ≥ 0, not all 0), e.g. 0.45,0.35,0.2.
     #[arg(long, value_parser = parse_weights, default_value = "0.45,0.35,0.2")]
     pub gait_mix: [f32; 3],
+    /// The flock's tuning: murmuration (one large body that flows as it
+    /// circles) or clumps (classic boids: separate groups that wander).
+    /// --flock-weights and --flock-speed change the preset's values.
+    #[arg(long, value_enum, default_value_t = FlockPreset::Murmuration)]
+    pub flock_preset: FlockPreset,
     /// The flock's steering weights: separation, alignment, cohesion
-    /// (three numbers ≥ 0), e.g. 3,1,0.6.
-    #[arg(long, value_parser = parse_weights, default_value = "3,1,0.6")]
-    pub flock_weights: [f32; 3],
-    /// The flock's top speed in model sizes per second.
-    #[arg(long, default_value_t = 8.0, value_parser = parse_positive)]
-    pub flock_speed: f32,
+    /// (three numbers ≥ 0), e.g. 3,1,0.6 (default: the preset's).
+    #[arg(long, value_parser = parse_weights)]
+    pub flock_weights: Option<[f32; 3]>,
+    /// The flock's top speed in model sizes per second (default: the
+    /// preset's, 8).
+    #[arg(long, value_parser = parse_positive)]
+    pub flock_speed: Option<f32>,
     /// Press "Measure all" on the first frame (for scripted screenshots).
     #[arg(long, hide = true)]
     pub measure_all: bool,
@@ -120,11 +126,9 @@ impl Default for ViewerArgs {
             crossfade: 0.25,
             motion: MotionChoice::Auto,
             gait_mix: BehaviourSettings::default().mix,
-            flock_weights: {
-                let f = FlockTuning::default();
-                [f.w_separation, f.w_alignment, f.w_cohesion]
-            },
-            flock_speed: FlockTuning::default().max_speed,
+            flock_preset: FlockPreset::default(),
+            flock_weights: None,
+            flock_speed: None,
             resize_test: false,
             test_drop: None,
             test_save_view: false,
@@ -138,7 +142,12 @@ impl ViewerArgs {
     /// The behaviour settings the flags ask for (deterministic: every flock
     /// step is run, so a frame at time T is the same every time).
     pub fn behaviour_settings(&self) -> BehaviourSettings {
-        let [w_separation, w_alignment, w_cohesion] = self.flock_weights;
+        let preset = self.flock_preset.tuning();
+        let [w_separation, w_alignment, w_cohesion] = self.flock_weights.unwrap_or([
+            preset.w_separation,
+            preset.w_alignment,
+            preset.w_cohesion,
+        ]);
         BehaviourSettings {
             enabled: self.behaviour.is_on(),
             fade: self.crossfade.clamp(0.0, 10.0),
@@ -147,7 +156,8 @@ impl ViewerArgs {
                 w_separation,
                 w_alignment,
                 w_cohesion,
-                max_speed: self.flock_speed,
+                max_speed: self.flock_speed.unwrap_or(preset.max_speed),
+                ..preset
             },
             ..Default::default()
         }
@@ -230,11 +240,29 @@ mod tests {
             ),
             (2.0, 0.5, 0.25, 5.0)
         );
+        // The preset's radius and roost stay under changed weights.
+        let m = FlockPreset::Murmuration.tuning();
+        assert_eq!(
+            (s.flock.neighbour_radius, s.flock.roost),
+            (m.neighbour_radius, m.roost)
+        );
         // The defaults are the settings' own defaults.
         let d = Cli::parse_from(["stampede"]).viewer.behaviour_settings();
         assert_eq!(
             (d.mix, d.flock),
             (BehaviourSettings::default().mix, FlockTuning::default())
+        );
+        // A preset by name, and weights over it.
+        let c = Cli::parse_from(["stampede", "--flock-preset", "clumps"]).viewer;
+        assert_eq!(c.behaviour_settings().flock, FlockPreset::Clumps.tuning());
+        let c = Cli::parse_from(["stampede", "--flock-preset", "clumps", "--flock-speed", "3"]);
+        let f = c.viewer.behaviour_settings().flock;
+        assert_eq!(
+            f,
+            FlockTuning {
+                max_speed: 3.0,
+                ..FlockPreset::Clumps.tuning()
+            }
         );
     }
 }

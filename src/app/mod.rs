@@ -3,7 +3,10 @@
 mod args;
 pub mod costs_ui;
 pub mod cull_ui;
+mod flock_ui;
 pub mod measure;
+mod model_ui;
+pub mod recent;
 mod ui;
 mod window;
 

@@ -1,6 +1,8 @@
 //! The egui side panel: what the user can change, and what the renderer reports.
 
 use super::costs_ui::{self, CostsView};
+use super::recent::RecentFiles;
+use crate::crowd::setup::MotionChoice;
 use crate::crowd::{BehaviourSettings, MAX_INSTANCES};
 use crate::render::{History, TechniqueKind};
 use crate::vat::{Precision, Vat};
@@ -27,6 +29,10 @@ pub struct UiState {
     pub precision: Precision,
     /// GPU culling and LOD.
     pub cull: crate::crowd::cull::CullSettings,
+    /// Ground, air or auto (`--motion`); changing it loads the model again.
+    pub motion: MotionChoice,
+    /// The model files loaded last.
+    pub recent: RecentFiles,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,6 +97,13 @@ pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> (Vec<
                         actions.push(Action::LoadModel);
                     }
                 });
+            }
+            let picked = super::model_ui::model_options(ui, &mut state.motion, &state.recent);
+            if let Some(path) = &picked.file {
+                (state.model, state.file_path) = (ModelPick::File, path.clone());
+            }
+            if picked.motion_changed || picked.file.is_some() {
+                actions.push(Action::LoadModel);
             }
             if let Some(msg) = stats.message {
                 ui.colored_label(egui::Color32::from_rgb(240, 120, 90), msg);
@@ -232,6 +245,7 @@ fn behaviour_section(ui: &mut egui::Ui, state: &mut UiState) {
         }
         ui.checkbox(&mut state.follow_herd, "follow the herd / flock");
         ui.label("Flock (birds)");
+        super::flock_ui::flock_preset(ui, &mut b.flock);
         let f = &mut b.flock;
         ui.add(egui::Slider::new(&mut f.w_separation, 0.0..=10.0).text("separation"));
         ui.add(egui::Slider::new(&mut f.w_alignment, 0.0..=5.0).text("alignment"));

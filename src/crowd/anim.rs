@@ -4,32 +4,12 @@
 //! skinning's two palettes, CPU skinning's blend) and the tests use it.
 
 use super::clip_time::{clip_time, instance_pose, pose_time};
+use super::flock::FlockTuning;
 use super::frame::FrameUniform;
 use super::herd::{Herd, HerdParams, HerdTable};
 use super::instance::Instance;
 use crate::pose_batch::ClipTime;
 use crate::vat::VatClip;
-
-/// The flock's tunables (the rest comes from the model's size).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct FlockTuning {
-    pub w_separation: f32,
-    pub w_alignment: f32,
-    pub w_cohesion: f32,
-    /// Top speed in model sizes per second.
-    pub max_speed: f32,
-}
-
-impl Default for FlockTuning {
-    fn default() -> Self {
-        Self {
-            w_separation: 3.0,
-            w_alignment: 1.0,
-            w_cohesion: 0.6,
-            max_speed: 8.0,
-        }
-    }
-}
 
 /// What the panel and the command line set for the living crowd.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -13,7 +13,7 @@ use crate::crowd::flock::{Boid, FlockParams};
 use crate::crowd::herd::{Herd, HerdTable, PATH_SAMPLES};
 use crate::crowd::{CrowdSpec, FrameUniform, Motion};
 use crate::vat::VatClip;
-use glam::{Vec2, Vec3};
+use glam::Vec2;
 
 /// Seconds of one flock step.
 pub const FLOCK_STEP_S: f32 = 1.0 / FLOCK_STEPS_PER_S as f32;
@@ -133,25 +133,16 @@ impl Behaviour {
 
     /// The flock's box: above the field, as wide as the crowd's layout.
     pub fn flock_bounds(&self, count: u32) -> Aabb {
-        let r = self.layout.field_radius(count);
-        let size = self.layout.model_size;
-        Aabb {
-            min: Vec3::new(-r, self.layout.ground_y + size * 2.0, -r),
-            max: Vec3::new(r, self.layout.ground_y + size * 16.0, r),
-        }
+        crate::crowd::flock::flock_box(&self.layout, count)
     }
 
     fn flock_params(&self, count: u32) -> FlockParams {
-        let size = self.layout.model_size;
-        let t = self.settings.flock;
-        FlockParams {
-            w_separation: t.w_separation,
-            w_alignment: t.w_alignment,
-            w_cohesion: t.w_cohesion,
-            max_speed: t.max_speed * size,
-            fade: self.settings.fade.max(1e-3),
-            ..FlockParams::for_size(size, self.flock_bounds(count))
-        }
+        FlockParams::for_crowd(
+            &self.layout,
+            count,
+            &self.settings.flock,
+            self.settings.fade,
+        )
     }
 
     /// The herd for `count` horses. Its path is sized for the count, so a

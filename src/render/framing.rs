@@ -26,11 +26,13 @@ impl Renderer {
         w as f32 / self.targets.height.max(1) as f32
     }
 
-    /// A view of the herd at scene time `time` (with `playback`): low, from
-    /// ahead and to the side. A herd small enough to fit is framed whole,
-    /// as close as it fits (a single horse fills a good part of the view);
-    /// a larger one is seen from beside its front third, close enough that
-    /// the nearest horses read as horses and the rest recede into the fog.
+    /// A view of the herd at scene time `time` (with `playback`), from
+    /// ahead and to the side. A herd small enough to fit is framed whole
+    /// from a front three-quarter view, a little above, as close as every
+    /// horse's box fits (a single horse fills a good part of the view, a
+    /// few horses come towards the camera); a larger one is seen low and
+    /// nearly side-on from beside its front third, close enough that the
+    /// nearest horses read as horses and the rest recede into the fog.
     /// `None` when there is no herd.
     pub fn herd_camera(&mut self, time: f64, playback: f32) -> Option<Camera> {
         if !self.behaviour.settings().enabled {
@@ -44,54 +46,44 @@ impl Renderer {
         let extent = (hi - lo) * 0.5;
         let size = self.layout.model_size;
         let right = glam::Vec2::new(-forward.y, forward.x);
-        let dir = (forward * 0.4 + right * 0.92).normalize();
-        let mut camera = Camera {
-            yaw: dir.x.atan2(dir.y),
-            pitch: 0.14,
-            ..Camera::default()
-        };
+        // A large herd is seen nearly side-on, from a little ahead; a small
+        // one from further ahead and above (a front three-quarter view),
+        // which shortens the herd's length on screen and spreads its depth
+        // up the picture, so its horses can be framed larger.
+        let side = (forward * 0.4 + right * 0.92).normalize();
+        let three_quarter = (forward * 0.8 + right * 0.6).normalize();
         let crowd_view = size * 12.0 + extent.x * 0.5;
         // A herd of up to this many is framed from where its horses are.
         const FRAMED: u32 = 256;
+        let mut positions = Vec::new();
+        if count <= FRAMED {
+            let t = time * playback as f64;
+            self.behaviour
+                .herd_positions(&self.gpu.queue, count, t, &mut positions);
+        }
+        let ground = self.layout.ground_y;
+        let aspect = self.aspect();
         let framed = (count <= FRAMED)
             .then(|| {
-                let mut positions = Vec::with_capacity(count as usize);
-                let t = time * playback as f64;
-                self.behaviour
-                    .herd_positions(&self.gpu.queue, count, t, &mut positions);
-                let perp = glam::Vec2::new(-dir.y, dir.x);
-                // The middle of the horses across the view (perp) and in
-                // depth (dir)...
-                let (mut a0, mut a1, mut d0, mut d1) = (f32::MAX, f32::MIN, f32::MAX, f32::MIN);
-                for p in &positions {
-                    let (a, d) = ((*p - centre).dot(perp), (*p - centre).dot(dir));
-                    (a0, a1, d0, d1) = (a0.min(a), a1.max(a), d0.min(d), d1.max(d));
-                }
-                let (a_mid, d_mid) = ((a0 + a1) * 0.5, (d0 + d1) * 0.5);
-                // ...and the least distance from it at which every horse, half
-                // a horse either side, is inside the view: a horse `d` nearer
-                // than the middle and `a` to the side needs D ≥ d + a / tan.
-                let tan_v = (camera.fov_y * 0.5).tan();
-                let tan_h = tan_v * self.aspect();
-                let margin = size * 0.45;
-                let fit = positions
-                    .iter()
-                    .map(|p| {
-                        let (a, d) = (
-                            (*p - centre).dot(perp) - a_mid,
-                            (*p - centre).dot(dir) - d_mid,
-                        );
-                        d + ((a.abs() + margin) / tan_h).max(margin / tan_v)
-                    })
-                    .fold(0.0f32, f32::max)
-                    * 1.04;
-                let middle = centre + perp * a_mid + dir * d_mid;
-                (middle, fit.max(size * 1.6))
+                let mut camera = Camera {
+                    yaw: three_quarter.x.atan2(three_quarter.y),
+                    pitch: SMALL_HERD_PITCH,
+                    ..Camera::default()
+                };
+                fit_horses(&mut camera, &positions, forward, ground, size, aspect);
+                camera
             })
-            .filter(|(_, fit)| *fit <= crowd_view);
-        let (target, distance) = framed.unwrap_or((centre + forward * extent.y * 0.35, crowd_view));
-        camera.target = glam::Vec3::new(target.x, self.layout.ground_y + size * 0.3, target.y);
-        camera.distance = distance;
+            .filter(|c| c.distance <= crowd_view);
+        let camera = framed.unwrap_or_else(|| {
+            let target = centre + forward * extent.y * 0.35;
+            Camera {
+                target: glam::Vec3::new(target.x, ground + size * 0.3, target.y),
+                yaw: side.x.atan2(side.y),
+                pitch: 0.14,
+                distance: crowd_view,
+                ..Camera::default()
+            }
+        });
         Some(camera)
     }
 
@@ -181,5 +173,91 @@ impl Renderer {
                 c
             }
         }
+    }
+}
+
+/// How far a small herd's view looks down: enough that the herd's depth
+/// spreads up the picture instead of lining the horizon, still low enough
+/// to see the horses from the side.
+const SMALL_HERD_PITCH: f32 = 0.3;
+
+/// Aims `camera` (its yaw, pitch and field of view kept) at the middle of
+/// the horses at `positions` (heading `forward`, on the ground at `ground`,
+/// of size `size`) and sets the least distance at which every horse's box
+/// is inside the view.
+fn fit_horses(
+    camera: &mut Camera,
+    positions: &[glam::Vec2],
+    forward: glam::Vec2,
+    ground: f32,
+    size: f32,
+    aspect: f32,
+) {
+    let (lo, hi) = positions.iter().fold(
+        (glam::Vec2::splat(f32::MAX), glam::Vec2::splat(f32::MIN)),
+        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+    );
+    let middle = (lo + hi) * 0.5;
+    camera.target = glam::Vec3::new(middle.x, ground + size * 0.25, middle.y);
+    // A horse's box: about 0.8 sizes long (the size is the diagonal over
+    // every frame), a fifth wide and 0.6 high.
+    let right = glam::Vec2::new(-forward.y, forward.x);
+    let (along, across) = (forward * size * 0.42, right * size * 0.12);
+    let corners = |p: glam::Vec2| {
+        [-1.0f32, 1.0].into_iter().flat_map(move |a| {
+            [-1.0f32, 1.0].into_iter().flat_map(move |b| {
+                let q = p + along * a + across * b;
+                [0.0, size * 0.6].map(|h| glam::Vec3::new(q.x, ground + h, q.y))
+            })
+        })
+    };
+    let points: Vec<glam::Vec3> = positions.iter().flat_map(|p| corners(*p)).collect();
+    let fits = |camera: &Camera| {
+        let view_proj = camera.view_proj(aspect);
+        points.iter().all(|c| {
+            let clip = view_proj * c.extend(1.0);
+            clip.z >= 0.0 && clip.x.abs() <= clip.w && clip.y.abs() <= clip.w
+        })
+    };
+    // Moving back draws every point towards the target on screen: bisect
+    // between a distance that fits and one that does not; then aim at the
+    // middle of what is seen, and fit again (perspective puts the near
+    // horses off to one side).
+    for _ in 0..3 {
+        let (mut near, mut far) = (size * 0.5, size * 4.0);
+        camera.distance = far;
+        while !fits(camera) && far < size * 1e4 {
+            far *= 2.0;
+            camera.distance = far;
+        }
+        for _ in 0..24 {
+            camera.distance = (near + far) * 0.5;
+            if fits(camera) {
+                far = camera.distance;
+            } else {
+                near = camera.distance;
+            }
+        }
+        camera.distance = far * 1.03;
+        let view_proj = camera.view_proj(aspect);
+        let (lo, hi) = points.iter().fold(
+            (glam::Vec2::splat(f32::MAX), glam::Vec2::splat(f32::MIN)),
+            |(lo, hi), c| {
+                let clip = view_proj * c.extend(1.0);
+                let ndc = glam::Vec2::new(clip.x, clip.y) / clip.w;
+                (lo.min(ndc), hi.max(ndc))
+            },
+        );
+        let mid = (lo + hi) * 0.5;
+        let target = view_proj * camera.target.extend(1.0);
+        let depth = target.z / target.w;
+        let moved = view_proj.inverse().project_point3(mid.extend(depth));
+        camera.target = moved;
+    }
+    // The last aim moved the view: fit once more at it.
+    let mut far = camera.distance;
+    while !fits(camera) && far < size * 1e4 {
+        far *= 1.05;
+        camera.distance = far;
     }
 }

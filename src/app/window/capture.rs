@@ -1,8 +1,9 @@
 //! F12: the 3D view (without the panel) saved as a PNG in the folder the
-//! viewer was started from, and dropped model files.
+//! viewer was started from, dropped model files, and the recent files.
 
 use super::super::ui::{Action, ModelPick};
 use super::Running;
+use crate::crowd::setup::ModelChoice;
 use crate::render::headless::RgbaImage;
 use crate::render::offscreen::Offscreen;
 use std::path::{Path, PathBuf};
@@ -59,6 +60,16 @@ impl Running {
 
     /// A `.gltf`/`.glb` dropped on the window: loaded like the panel's file
     /// field (on failure the error shows in the panel and the model stays).
+    /// Adds a model file that loaded to the recent files.
+    pub(super) fn remember(&mut self, choice: &ModelChoice) {
+        if let ModelChoice::File(path) = choice {
+            let path = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+            if let Err(e) = self.ui.recent.record(&path) {
+                log::warn!("{e}");
+            }
+        }
+    }
+
     pub(super) fn drop_file(&mut self, path: &Path) {
         let is_model = path
             .extension()

@@ -50,7 +50,8 @@ struct Running {
     gpu: Arc<GpuContext>,
     renderer: Renderer,
     prepared: Loaded,
-    /// `--motion`, kept for models loaded later.
+    /// The motion choice (`--motion`, then the panel's) the model was
+    /// loaded with.
     motion: MotionChoice,
     egui_ctx: egui::Context,
     egui_state: egui_winit::State,
@@ -317,6 +318,8 @@ impl Running {
             follow_herd: args.camera.is_none_or(|c| c.target.is_none()),
             precision: prepared.vat.precision,
             cull: args.cull.settings(),
+            motion: args.motion,
+            recent: super::recent::RecentFiles::load(),
         };
         Ok(Self {
             motion: args.motion,
@@ -385,11 +388,15 @@ impl Running {
                     ModelPick::Bird => ModelChoice::Bird,
                     ModelPick::File => ModelChoice::File(self.ui.file_path.trim().into()),
                 };
-                if let Err(e) = self.load(choice) {
-                    log::warn!("could not load the model: {e:#}");
-                    self.message = Some(format!("{e:#}"));
-                    self.ui.model = pick_of(&self.prepared.choice);
-                    self.ui.precision = self.prepared.vat.precision;
+                match self.load(choice.clone()) {
+                    Ok(()) => self.remember(&choice),
+                    Err(e) => {
+                        log::warn!("could not load the model: {e:#}");
+                        self.message = Some(format!("{e:#}"));
+                        self.ui.model = pick_of(&self.prepared.choice);
+                        self.ui.precision = self.prepared.vat.precision;
+                        self.ui.motion = self.motion;
+                    }
                 }
             }
         }
@@ -435,7 +442,7 @@ impl Running {
             self.prepared.vat.fps,
             self.ui.precision,
             None,
-            self.motion,
+            self.ui.motion,
         )?;
         let config = RendererConfig::for_model(
             &prepared,
@@ -457,6 +464,7 @@ impl Running {
         self.switch(technique);
         self.ui.clip = prepared.clip;
         self.prepared = prepared;
+        self.motion = self.ui.motion;
         self.camera = self.renderer.camera_at(self.scene_time, 1.0);
         self.message = None;
         self.window

@@ -49,6 +49,8 @@ pub struct FlockUniform {
     pub fade: f32,
     /// Lateral acceleration that gives a 45° bank.
     pub bank_accel: f32,
-    pub _pad: [f32; 2],
+    /// Pull towards the middle of the box, per unit of its half size.
+    pub w_roost: f32,
+    pub _pad: f32,
 }
 const _: () = assert!(std::mem::size_of::<FlockUniform>() == 128);

@@ -3,8 +3,10 @@
 //! (boids over a uniform grid on the GPU) is `render::flock_sim`.
 
 mod data;
+mod preset;
 
 pub use data::{Boid, FlockUniform};
+pub use preset::{FlockPreset, FlockTuning, flock_box};
 
 use crate::Aabb;
 use crate::crowd::rng::SplitMix64;
@@ -25,6 +27,9 @@ pub struct FlockParams {
     pub separation_radius: f32,
     /// Birds closer than this align and gather.
     pub neighbor_radius: f32,
+    /// Pull towards the middle of the box, per unit of its half size
+    /// (0: none, the flock breaks into clumps that wander the box).
+    pub w_roost: f32,
     /// The box the flock lives in; birds start turning `margin` before a wall.
     pub bounds: Aabb,
     /// Time constant of the flap/glide weight (the crossfade time), seconds.
@@ -42,6 +47,7 @@ impl FlockParams {
             max_speed: size * 8.0,
             separation_radius: size * 1.2,
             neighbor_radius: size * 3.0,
+            w_roost: 0.0,
             bounds,
             fade: 0.25,
         }
@@ -70,7 +76,8 @@ impl FlockParams {
             max_accel: self.max_speed * 3.0,
             fade: self.fade,
             bank_accel: self.max_speed * 1.5,
-            _pad: [0.0; 2],
+            w_roost: self.w_roost,
+            _pad: 0.0,
         }
     }
 }
