@@ -221,8 +221,10 @@ fn culling_on_draws_the_same_image_as_culling_off() {
         let Some((mut view, _)) = view(choice.clone(), 300, 192, behaviour) else {
             return;
         };
-        // A narrower view than the opening one, so that some are out.
-        view.camera.fov_y *= 0.5;
+        // A narrower view than the opening one, turned a little, so that
+        // some are out.
+        view.camera.fov_y *= 0.3;
+        view.camera.yaw += 0.4;
         let s = settings(2.5);
         let off = CullSettings {
             culling: false,
