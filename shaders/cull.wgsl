@@ -29,7 +29,10 @@ struct CullParams {
     _pad: u32,
 };
 
-@group(3) @binding(0) var<uniform> cull: CullParams;
+// A read-only storage buffer, not a uniform buffer, for the reason given
+// at `frame` in common.wgsl (lavapipe recompiles, and keeps, a variant per
+// uniform value that a branch depends on).
+@group(3) @binding(0) var<storage, read> cull: CullParams;
 // Five words per level: index count, instance count, first index, base
 // vertex, first instance.
 @group(3) @binding(1) var<storage, read_write> draw_args: array<atomic<u32>>;

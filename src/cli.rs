@@ -283,3 +283,24 @@ pub fn parse_lod_error(s: &str) -> Result<f32, String> {
     }
     Ok(v)
 }
+
+/// Short counts: 1234 → "1.2k", 2_500_000 → "2.5M".
+pub fn short_count(n: u64) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..1_000_000 => format!("{:.1}k", n as f64 / 1e3),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
+
+#[cfg(test)]
+mod short_count_tests {
+    use super::short_count;
+
+    #[test]
+    fn counts_shorten() {
+        assert_eq!(short_count(999), "999");
+        assert_eq!(short_count(1_234), "1.2k");
+        assert_eq!(short_count(2_500_000), "2.5M");
+    }
+}

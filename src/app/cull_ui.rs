@@ -1,6 +1,7 @@
 //! The panel's culling and LOD section: the switches, the pixel budget, and
 //! what the GPU drew last frame per level (read back a frame or two late).
 
+use crate::cli::short_count;
 use crate::crowd::cull::CullSettings;
 use crate::lod::LodLevel;
 use crate::render::{CullStats, TechniqueKind};
@@ -22,15 +23,6 @@ const TINTS: [egui::Color32; 4] = [
     egui::Color32::from_rgb(235, 215, 80),
     egui::Color32::from_rgb(235, 100, 85),
 ];
-
-/// Short counts: 1234 → "1.2k", 2_500_000 → "2.5M".
-pub fn short_count(n: u64) -> String {
-    match n {
-        0..1_000 => n.to_string(),
-        1_000..1_000_000 => format!("{:.1}k", n as f64 / 1e3),
-        _ => format!("{:.1}M", n as f64 / 1e6),
-    }
-}
 
 pub fn cull_section(ui: &mut egui::Ui, s: &mut CullSettings, view: &CullView<'_>) {
     egui::CollapsingHeader::new("Culling and LOD")
@@ -93,16 +85,4 @@ pub fn cull_section(ui: &mut egui::Ui, s: &mut CullSettings, view: &CullView<'_>
                 egui::RichText::new(format!("levels built in {:.0} ms", view.lod_build_ms)).small(),
             );
         });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::short_count;
-
-    #[test]
-    fn counts_shorten() {
-        assert_eq!(short_count(999), "999");
-        assert_eq!(short_count(1_234), "1.2k");
-        assert_eq!(short_count(2_500_000), "2.5M");
-    }
 }

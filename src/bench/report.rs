@@ -302,7 +302,7 @@ impl BenchReport {
                 r.count,
                 r.drawn,
                 r.visible,
-                crate::app::cull_ui::short_count(r.triangles),
+                crate::cli::short_count(r.triangles),
                 triple(Some(&r.cpu_ms)),
                 triple(r.gpu_ms.as_ref()),
                 triple(Some(&r.wall_ms)),
