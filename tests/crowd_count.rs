@@ -34,6 +34,7 @@ fn count_changes_live() {
         ground_speeds: vec![],
         behaviour: Default::default(),
         cull: Default::default(),
+        shadows: Default::default(),
     };
     let mut view = Headless::new(gpu.clone(), &model, &vat, &config).expect("renderer");
     let settings = FrameSettings {

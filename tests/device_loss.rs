@@ -35,6 +35,7 @@ fn config(count: u32, behaviour: bool) -> RendererConfig {
             ..Default::default()
         },
         cull: Default::default(),
+        shadows: Default::default(),
     }
 }
 

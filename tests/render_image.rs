@@ -32,6 +32,7 @@ fn setup() -> Option<(Headless, String, u32, f32)> {
         ground_speeds: speeds,
         behaviour: Default::default(),
         cull: Default::default(),
+        shadows: Default::default(),
     };
     let fps = vat.clips[0].fps;
     let view = Headless::new(gpu, &model, &vat, &config).expect("renderer builds");

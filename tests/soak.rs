@@ -64,6 +64,7 @@ fn memory_stays_flat_over_many_frames() {
         ground_speeds: speeds,
         behaviour: BehaviourSettings::on(),
         cull: Default::default(),
+        shadows: Default::default(),
     };
     let mut view = Headless::new(gpu, &model, &vat, &config).expect("renderer");
     let mut frame = 0u32;

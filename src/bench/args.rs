@@ -44,6 +44,8 @@ pub struct BenchArgs {
     pub behaviour: crate::cli::OnOff,
     #[command(flatten)]
     pub cull: crate::cli::CullArgs,
+    #[command(flatten)]
+    pub shadows: crate::cli::ShadowArgs,
     /// Texel precision of the VAT: f16, f32 or packed (one 8-byte texel).
     #[arg(long, default_value = "f16")]
     pub precision: crate::vat::Precision,
@@ -88,6 +90,7 @@ impl Default for BenchArgs {
             seed: 1,
             behaviour: crate::cli::OnOff::Off,
             cull: crate::cli::CullArgs::default(),
+            shadows: crate::cli::ShadowArgs::default(),
             precision: crate::vat::Precision::F16,
             camera: None,
             json: None,

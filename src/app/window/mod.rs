@@ -274,6 +274,7 @@ impl Running {
         );
         renderer_config.behaviour = behaviour;
         renderer_config.cull = args.cull.settings();
+        renderer_config.shadows = args.shadows.settings();
         let mut renderer = Renderer::new(
             gpu.clone(),
             &prepared.model,
@@ -317,6 +318,7 @@ impl Running {
             follow_herd: args.camera.is_none_or(|c| c.target.is_none()),
             precision: prepared.vat.precision,
             cull: args.cull.settings(),
+            shadows: args.shadows.settings(),
         };
         Ok(Self {
             motion: args.motion,
@@ -448,6 +450,7 @@ impl Running {
         let config = RendererConfig {
             behaviour: self.ui.behaviour,
             cull: self.ui.cull,
+            shadows: self.ui.shadows,
             ..config
         };
         self.renderer = Renderer::new(self.gpu.clone(), &prepared.model, &prepared.vat, &config)?;
