@@ -312,9 +312,9 @@ fn the_shadow_gallops_with_the_pose() {
     );
 }
 
-/// VAT, live skinning and the bone texture draw the same shadowed picture
-/// of the same instant (the technique tests' limit; the static floor,
-/// another pose, must exceed it), and the shadows are in it.
+/// VAT, live skinning, the bone texture and CPU skinning draw the same
+/// shadowed picture of the same instant (the technique tests' limit; the
+/// static floor, another pose, must exceed it), and the shadows are in it.
 #[test]
 fn techniques_cast_the_same_shadows() {
     let Some((mut view, prepared)) = view(16) else {
@@ -332,6 +332,7 @@ fn techniques_cast_the_same_shadows() {
     let vat = render(TechniqueKind::Vat);
     let skinning = render(TechniqueKind::Skinning);
     let bone = render(TechniqueKind::BoneTexture);
+    let cpu = render(TechniqueKind::Cpu);
     let still = render(TechniqueKind::Static);
     view.renderer
         .set_technique(TechniqueKind::Vat)
@@ -346,7 +347,11 @@ fn techniques_cast_the_same_shadows() {
     common::assert_images_agree(
         "shadowed: ",
         &vat,
-        &[("skinning", &skinning), ("bone texture", &bone)],
+        &[
+            ("skinning", &skinning),
+            ("bone texture", &bone),
+            ("cpu", &cpu),
+        ],
         &still,
     );
 }
