@@ -10,10 +10,11 @@ use crate::render::cull::Culler;
 use crate::render::techniques::{CrowdPass, FrameContext, Technique};
 
 /// Where the casters can be: from the ground up to a horse's height, or up
-/// to the flock's highest birds.
+/// to the flock's highest birds (the loops reach 13 model sizes, the
+/// simulated flock's box 16, which it may overshoot a little).
 fn caster_band(frame: &crate::crowd::FrameUniform) -> CasterBand {
     let above = if frame.motion == Motion::Flock as u32 {
-        14.0
+        20.0
     } else {
         1.5
     };
