@@ -29,7 +29,11 @@ struct CullParams {
     _pad: u32,
 };
 
-@group(3) @binding(0) var<uniform> cull: CullParams;
+// Read-only storage, not uniform, for the reason `frame` is (common.wgsl):
+// lavapipe recompiles a shader whenever the uniform values its branches
+// depend on differ from the last bind, and the camera and each shadow
+// cascade are culled with different parameters every frame.
+@group(3) @binding(0) var<storage, read> cull: CullParams;
 // Five words per level: index count, instance count, first index, base
 // vertex, first instance.
 @group(3) @binding(1) var<storage, read_write> draw_args: array<atomic<u32>>;

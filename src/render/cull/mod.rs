@@ -91,20 +91,12 @@ impl Culler {
             &[(2, clip_buffer.as_entire_binding())],
         );
         let crowd = CrowdGroup::new(device, "cull crowd layout");
-        let uniform = wgpu::BindGroupLayoutEntry {
-            binding: 0,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        };
+        // The parameters are read-only storage, not uniform (see `cull` in
+        // cull.wgsl): several views are culled per frame, each with its own.
         let out_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("cull output layout"),
             entries: &[
-                uniform,
+                crate::gpu::compute_storage(0, true),
                 crate::gpu::compute_storage(1, false),
                 crate::gpu::compute_storage(2, false),
             ],
@@ -144,7 +136,7 @@ impl Culler {
         let params = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("cull params"),
             size: std::mem::size_of::<CullUniform>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
         let dummy = device.create_buffer(&wgpu::BufferDescriptor {
