@@ -59,10 +59,11 @@ struct Frame {
 @group(0) @binding(0) var<storage, read> frame: Frame;
 
 // Directional sun with wrapped diffuse, hemisphere ambient and a little rim.
-fn shade(albedo: vec3<f32>, n: vec3<f32>, world_pos: vec3<f32>) -> vec3<f32> {
+// `sun_seen` (0..1) is how much of the sun reaches the point (its shadow).
+fn shade(albedo: vec3<f32>, n: vec3<f32>, world_pos: vec3<f32>, sun_seen: f32) -> vec3<f32> {
     let l = normalize(frame.sun_dir.xyz);
     let v = normalize(frame.camera_pos.xyz - world_pos);
-    let ndl = max(dot(n, l), 0.0);
+    let ndl = max(dot(n, l), 0.0) * sun_seen;
     let sun = frame.sun_color.rgb * frame.sun_dir.w * ndl;
     let hemi = mix(frame.ground_bounce.rgb, frame.sky_zenith.rgb, n.y * 0.5 + 0.5);
     let h = normalize(l + v);

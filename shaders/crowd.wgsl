@@ -5,7 +5,7 @@
 // `Instance` is mirrored by `crowd::Instance` (tests/gpu_layout.rs), and
 // `instance_clip` / `instance_clip_time` are the twins of
 // `crowd::instance_clip_time`.
-// requires: common pose scene_time
+// requires: common pose scene_time shadow
 
 struct Instance {
     // 0..1 across the track (or the flock's radius).
@@ -169,6 +169,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     if !front {
         n = -n;
     }
-    let lit = shade(albedo, n, in.world_pos);
+    let sun = sun_shadow(in.world_pos, n);
+    let lit = shadow_tint(shade(albedo, n, in.world_pos, sun.visibility), sun);
     return vec4<f32>(apply_fog(lit, in.world_pos), 1.0);
 }

@@ -4,7 +4,7 @@
 // Each technique's file under techniques/ defines
 //     fn pose(vertex: u32, instance: u32, anim: AnimState) -> VatSample
 // and the crowd module of a technique is this file plus that one.
-// requires: crowd behaviour
+// requires: crowd behaviour shadow
 
 // The cull pass's visible list (render::cull), read when `frame.culled` is
 // 1: each entry is an instance index (low 28 bits), its LOD level (bits 28
@@ -24,23 +24,51 @@ fn lod_tint(level: u32) -> vec4<f32> {
     return tints[min(level, 3u)];
 }
 
+// Which instance a draw's instance index stands for, at which level.
+struct CrowdEntry {
+    index: u32,
+    level: u32,
+    nearest: bool,
+};
+
+fn crowd_entry(instance: u32) -> CrowdEntry {
+    var e: CrowdEntry;
+    e.index = instance;
+    e.level = 0u;
+    e.nearest = false;
+    if frame.culled != 0u {
+        let entry = visible[instance];
+        e.index = entry & 0x0fffffffu;
+        e.level = entry >> 28u & 3u;
+        e.nearest = (entry & 0x80000000u) != 0u;
+    }
+    return e;
+}
+
+// The posed, placed vertex: everything both entries share.
+fn crowd_vertex(in: VertexIn, e: CrowdEntry) -> VertexOut {
+    let inst = instances[e.index];
+    var a = anim_state(e.index, inst);
+    a.nearest = e.nearest;
+    return finish_vertex(in, inst, a.place, pose(in.vertex, e.index, a));
+}
+
 @vertex
 fn vs_main(in: VertexIn) -> VertexOut {
-    var index = in.instance;
-    var level = 0u;
-    var nearest = false;
-    if frame.culled != 0u {
-        let entry = visible[in.instance];
-        index = entry & 0x0fffffffu;
-        level = entry >> 28u & 3u;
-        nearest = (entry & 0x80000000u) != 0u;
-    }
-    let inst = instances[index];
-    var a = anim_state(index, inst);
-    a.nearest = nearest;
-    var out = finish_vertex(in, inst, a.place, pose(in.vertex, index, a));
+    let e = crowd_entry(in.instance);
+    var out = crowd_vertex(in, e);
     if frame.lod_tint != 0u {
-        out.color = vec4<f32>(mix(vec3<f32>(0.85), lod_tint(level).rgb, 0.85), 1.0);
+        out.color = vec4<f32>(mix(vec3<f32>(0.85), lod_tint(e.level).rgb, 0.85), 1.0);
     }
     return out;
+}
+
+// The depth-only entry of the shadow pass: the same instance, animation and
+// pose as `vs_main` (so the shadow gallops, crossfades and banks with the
+// caster), seen from the sun by the cascade in `caster` (shadow.wgsl). The
+// visible list is the cascade's own cull output.
+@vertex
+fn vs_shadow(in: VertexIn) -> @builtin(position) vec4<f32> {
+    let out = crowd_vertex(in, crowd_entry(in.instance));
+    return caster.view_proj * vec4<f32>(out.world_pos, 1.0);
 }

@@ -29,9 +29,10 @@ struct CullParams {
     _pad: u32,
 };
 
-// A read-only storage buffer, not a uniform buffer, for the reason given
-// at `frame` in common.wgsl (lavapipe recompiles, and keeps, a variant per
-// uniform value that a branch depends on).
+// Read-only storage, not uniform, for the reason `frame` is (common.wgsl):
+// lavapipe recompiles a shader whenever the uniform values its branches
+// depend on differ from the last bind, and the camera and each shadow
+// cascade are culled with different parameters every frame.
 @group(3) @binding(0) var<storage, read> cull: CullParams;
 // Five words per level: index count, instance count, first index, base
 // vertex, first instance.

@@ -1,6 +1,6 @@
 // The ground: a large quad under the crowd with procedural grass and, for a
 // galloping herd, a dirt track.
-// requires: common
+// requires: common shadow
 
 struct GroundOut {
     @builtin(position) clip_pos: vec4<f32>,
@@ -55,6 +55,8 @@ fn fs_main(in: GroundOut) -> @location(0) vec4<f32> {
         let dirt = mix(vec3<f32>(0.30, 0.22, 0.14), vec3<f32>(0.38, 0.29, 0.19), n);
         albedo = mix(albedo, dirt, inner * outer * 0.85);
     }
-    let lit = shade(albedo, vec3<f32>(0.0, 1.0, 0.0), in.world_pos);
+    let up = vec3<f32>(0.0, 1.0, 0.0);
+    let sun = sun_shadow(in.world_pos, up);
+    let lit = shadow_tint(shade(albedo, up, in.world_pos, sun.visibility), sun);
     return vec4<f32>(apply_fog(lit, in.world_pos), 1.0);
 }

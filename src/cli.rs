@@ -267,6 +267,43 @@ impl CullArgs {
     }
 }
 
+/// Sun-shadow flags, shared by the viewer and `bench`.
+#[derive(clap::Args, Clone, Copy, Debug, PartialEq)]
+pub struct ShadowArgs {
+    /// Cascaded sun shadows: the crowd casts in its animated pose onto the
+    /// ground and onto itself.
+    #[arg(long, value_enum, default_value_t = OnOff::On)]
+    pub shadows: OnOff,
+    /// Shadow cascades fitted to the view (1 to 4).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=4))]
+    pub shadow_cascades: u32,
+    /// Texels on a side of each cascade's shadow map (16 to 8192).
+    #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u32).range(16..=8192))]
+    pub shadow_resolution: u32,
+}
+
+impl Default for ShadowArgs {
+    fn default() -> Self {
+        let s = crate::crowd::shadow::ShadowSettings::default();
+        Self {
+            shadows: OnOff::On,
+            shadow_cascades: s.cascades,
+            shadow_resolution: s.resolution,
+        }
+    }
+}
+
+impl ShadowArgs {
+    pub fn settings(&self) -> crate::crowd::shadow::ShadowSettings {
+        crate::crowd::shadow::ShadowSettings {
+            enabled: self.shadows.is_on(),
+            cascades: self.shadow_cascades,
+            resolution: self.shadow_resolution,
+            debug_tint: false,
+        }
+    }
+}
+
 /// The most pixels `--lod-error` accepts.
 pub const MAX_LOD_ERROR_PX: f32 = 1000.0;
 

@@ -146,12 +146,20 @@ fn small_bench_writes_valid_json_csv_and_chart() {
     let csv = std::fs::read_to_string(&csv).expect("--csv was written");
     assert_eq!(csv.lines().count(), 5, "header + 4 rows:\n{csv}");
     assert!(
-        csv.lines()
-            .next()
-            .is_some_and(|h| h.ends_with(",visible,triangles")),
+        csv.lines().next().is_some_and(|h| h
+            .ends_with(",visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms")),
         "{csv}"
     );
     assert_eq!(v["culling"], serde_json::json!(true));
+    // Shadows are on by default; their passes are timed where the scene's is.
+    assert_eq!(v["shadows"], serde_json::json!(true));
+    for r in v["results"].as_array().expect("results") {
+        assert_eq!(
+            r["shadow_gpu_ms"].is_null(),
+            r["gpu_ms"].is_null(),
+            "shadow time where the scene pass is timed: {r}"
+        );
+    }
     let png = std::fs::read(&chart).expect("--chart was written");
     assert!(
         png.starts_with(b"\x89PNG") && png.len() > 10_000,

@@ -6,6 +6,7 @@
 use stampede::crowd::cull::CullUniform;
 use stampede::crowd::flock::{Boid, FlockUniform};
 use stampede::crowd::herd::HerdTable;
+use stampede::crowd::shadow::{CasterUniform, ShadowUniform};
 use stampede::crowd::{FrameUniform, Instance};
 use stampede::render::gpu_data::{SkinInfo, SkinVertex, StaticVertex, VatClipGpu, VatPackingGpu};
 use stampede::render::{TechniqueKind, shaders};
@@ -279,6 +280,27 @@ fn rust_mirrors_match_their_wgsl_structs() {
     let mut problems = Vec::new();
     for (name, source, rust) in &checks {
         problems.extend(compare(name, rust, &wgsl_layout(source, name)));
+    }
+    // The shadows, in the module the ground (a receiver) is drawn with and
+    // in a crowd module (receivers and casters).
+    for source in [shaders::GROUND.source().expect("composes"), crowd_source()] {
+        problems.extend(compare(
+            "Shadows",
+            &rust_layout!(ShadowUniform {
+                cascades,
+                texel,
+                count,
+                enabled,
+                tint,
+                resolution,
+            }),
+            &wgsl_layout(&source, "Shadows"),
+        ));
+        problems.extend(compare(
+            "Caster",
+            &rust_layout!(CasterUniform { view_proj }),
+            &wgsl_layout(&source, "Caster"),
+        ));
     }
     let cull = shaders::CULL.source().expect("composes");
     problems.extend(compare(

@@ -33,6 +33,7 @@ fn setup() -> Option<(Headless, String, u32, f32)> {
         behaviour: Default::default(),
         cull: Default::default(),
         lod: Default::default(),
+        shadows: Default::default(),
     };
     let fps = vat.clips[0].fps;
     let view = Headless::new(gpu, &model, &vat, &config).expect("renderer builds");

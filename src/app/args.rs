@@ -62,6 +62,8 @@ pub struct ViewerArgs {
     pub behaviour: OnOff,
     #[command(flatten)]
     pub cull: crate::cli::CullArgs,
+    #[command(flatten)]
+    pub shadows: crate::cli::ShadowArgs,
     /// Ground (the herd), air (the flock), or auto: the bird and any model
     /// with a fly/flap/glide/soar clip fly, the rest walk.
     #[arg(long, value_enum, default_value_t = MotionChoice::Auto)]
@@ -123,6 +125,7 @@ impl Default for ViewerArgs {
             no_vsync: false,
             behaviour: OnOff::On,
             cull: crate::cli::CullArgs::default(),
+            shadows: crate::cli::ShadowArgs::default(),
             crossfade: 0.25,
             motion: MotionChoice::Auto,
             gait_mix: BehaviourSettings::default().mix,

@@ -7,6 +7,7 @@ mod flock_ui;
 pub mod measure;
 mod model_ui;
 pub mod recent;
+pub mod shadow_ui;
 mod ui;
 mod window;
 
@@ -72,6 +73,7 @@ fn screenshot_headless(args: &ViewerArgs, count: u32) -> anyhow::Result<()> {
     let mut config = RendererConfig::for_model(&prepared, w, h, count, args.seed, headless::FORMAT);
     config.behaviour = args.behaviour_settings();
     config.cull = args.cull.settings();
+    config.shadows = args.shadows.settings();
     let mut view = Headless::new(gpu, &prepared.model, &prepared.vat, &config)?;
     view.renderer.set_technique(args.technique)?;
     let settings = FrameSettings {

@@ -33,6 +33,8 @@ pub struct UiState {
     pub motion: MotionChoice,
     /// The model files loaded last.
     pub recent: RecentFiles,
+    /// The sun's shadows.
+    pub shadows: crate::crowd::shadow::ShadowSettings,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +59,7 @@ pub struct Stats<'a> {
     pub message: Option<&'a str>,
     pub costs: CostsView<'a>,
     pub cull: super::cull_ui::CullView<'a>,
+    pub shadows: super::shadow_ui::ShadowView,
     /// The herd's schedule or the flock chooses the clips (behaviour on).
     pub behaviour_chooses_clips: bool,
 }
@@ -142,6 +145,7 @@ pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> (Vec<
                 actions.push(Action::MeasureAll);
             }
             super::cull_ui::cull_section(ui, &mut state.cull, &stats.cull);
+            super::shadow_ui::shadow_section(ui, &mut state.shadows, &stats.shadows);
             ui.separator();
 
             egui::CollapsingHeader::new("Playback").default_open(false).show(ui, |ui| {

@@ -48,6 +48,8 @@ pub struct BenchArgs {
     /// and report culled ÷ unculled (one run, the same frames).
     #[arg(long)]
     pub compare_culling: bool,
+    #[command(flatten)]
+    pub shadows: crate::cli::ShadowArgs,
     /// Texel precision of the VAT: f16, f32 or packed (one 8-byte texel).
     #[arg(long, default_value = "f16")]
     pub precision: crate::vat::Precision,
@@ -93,6 +95,7 @@ impl Default for BenchArgs {
             behaviour: crate::cli::OnOff::Off,
             cull: crate::cli::CullArgs::default(),
             compare_culling: false,
+            shadows: crate::cli::ShadowArgs::default(),
             precision: crate::vat::Precision::F16,
             camera: None,
             json: None,

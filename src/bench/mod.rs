@@ -105,6 +105,7 @@ fn select_technique(renderer: &mut Renderer, kind: TechniqueKind) -> Result<(), 
 struct Samples {
     cpu: Vec<f64>,
     gpu: Vec<f64>,
+    shadow_gpu: Vec<f64>,
     wall: Vec<f64>,
     technique_cpu: Vec<f64>,
     behaviour_cpu: Vec<f64>,
@@ -122,7 +123,8 @@ struct Frame<'a> {
 }
 
 impl Frame<'_> {
-    /// Renders frame `index`; returns (cpu, gpu, wall) milliseconds.
+    /// Renders frame `index`; returns (cpu, gpu, wall) milliseconds; the
+    /// shadow passes' GPU time is then `renderer.shadow_gpu_ms()`.
     fn render(
         &self,
         renderer: &mut Renderer,
@@ -133,9 +135,7 @@ impl Frame<'_> {
             clip: self.clip,
             ..FrameSettings::default()
         };
-        if let Some(t) = renderer.timer.as_mut() {
-            t.last_ms = None;
-        }
+        renderer.clear_gpu_times();
         let gpu = renderer.gpu.clone();
         let start = Instant::now();
         let mut encoder = gpu
@@ -212,6 +212,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
         ..Default::default()
     };
     config.cull = args.cull.settings();
+    config.shadows = args.shadows.settings();
     let mut renderer = Renderer::new(gpu.clone(), &prepared.model, &prepared.vat, &config)?;
     let target = gpu.device.create_texture(&wgpu::TextureDescriptor {
         label: Some("bench target"),
@@ -246,6 +247,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
         culling: config.cull.culling,
         lod: config.cull.lod,
         lod_error_px: config.cull.lod_error_px,
+        shadows: config.shadows.enabled,
         frames: args.frames,
         warmup: args.warmup,
         techniques_available: TechniqueKind::ALL
@@ -344,6 +346,9 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                         samples.cpu.push(cpu);
                         samples.wall.push(wall);
                         samples.gpu.extend(gpu_ms);
+                        samples
+                            .shadow_gpu
+                            .extend(renderer.shadow_gpu_ms().map(f64::from));
                         samples.technique_cpu.push(f64::from(costs.cpu_ms));
                         samples.behaviour_cpu.push(f64::from(costs.behaviour_ms));
                         samples.upload_bytes += costs.upload_bytes;
@@ -362,6 +367,9 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                     cpu_ms: percentiles(&samples.cpu, &name, count)?,
                     gpu_ms: (!samples.gpu.is_empty())
                         .then(|| percentiles(&samples.gpu, &name, count))
+                        .transpose()?,
+                    shadow_gpu_ms: (!samples.shadow_gpu.is_empty())
+                        .then(|| percentiles(&samples.shadow_gpu, &name, count))
                         .transpose()?,
                     wall_ms: percentiles(&samples.wall, &name, count)?,
                     technique_cpu_ms: percentiles(&samples.technique_cpu, &name, count)?,

@@ -77,6 +77,10 @@ pub struct RunResult {
     pub cpu_ms: Percentiles,
     /// Timestamp queries around the scene pass; `null` when the adapter has none.
     pub gpu_ms: Option<Percentiles>,
+    /// Timestamp queries around the shadow passes (every cascade), apart
+    /// from `gpu_ms`; `null` with shadows off or no timestamps.
+    #[serde(default)]
+    pub shadow_gpu_ms: Option<Percentiles>,
     /// The whole frame, including the wait for the GPU.
     pub wall_ms: Percentiles,
     /// The technique's own share of `cpu_ms`: sampling, skinning, uploads,
@@ -164,6 +168,9 @@ pub struct BenchReport {
     pub lod: bool,
     #[serde(default)]
     pub lod_error_px: f32,
+    /// Sun shadows were on (their GPU time is each result's `shadow_gpu_ms`).
+    #[serde(default)]
+    pub shadows: bool,
     pub frames: u32,
     pub warmup: u32,
     /// The techniques the renderer offered when this ran.
@@ -271,14 +278,15 @@ impl BenchReport {
         );
         let _ = writeln!(
             s,
-            "culling {}, LOD {} ({} px)",
+            "culling {}, LOD {} ({} px), shadows {}",
             if self.culling { "on" } else { "off" },
             if self.lod { "on" } else { "off" },
-            self.lod_error_px
+            self.lod_error_px,
+            if self.shadows { "on" } else { "off" }
         );
         let _ = writeln!(
             s,
-            "{:<13} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
+            "{:<13} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
             "technique",
             "count",
             "drawn",
@@ -286,6 +294,7 @@ impl BenchReport {
             "triangles",
             "CPU ms p50/p90/p99",
             "GPU ms p50/p90/p99",
+            "shadow GPU ms p50/p90/p99",
             "wall ms p50/p90/p99",
             "upload/frm",
             "memory"
@@ -293,7 +302,7 @@ impl BenchReport {
         for r in &self.results {
             let _ = writeln!(
                 s,
-                "{:<13} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
+                "{:<13} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
                 if r.unculled {
                     format!("{} (off)", r.technique)
                 } else {
@@ -305,6 +314,7 @@ impl BenchReport {
                 crate::cli::short_count(r.triangles),
                 triple(Some(&r.cpu_ms)),
                 triple(r.gpu_ms.as_ref()),
+                triple(r.shadow_gpu_ms.as_ref()),
                 triple(Some(&r.wall_ms)),
                 bytes(r.upload_bytes_per_frame),
                 bytes(r.gpu_memory_bytes)
@@ -367,7 +377,7 @@ impl BenchReport {
     /// One CSV row per result, with a header.
     pub fn csv(&self) -> String {
         let mut s = String::from(
-            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles\n",
+            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms\n",
         );
         let cells = |p: Option<&Percentiles>| match p {
             Some(p) => format!("{:.4},{:.4},{:.4}", p.p50, p.p90, p.p99),
@@ -376,7 +386,7 @@ impl BenchReport {
         for r in &self.results {
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{}",
                 r.technique,
                 r.count,
                 r.drawn,
@@ -387,7 +397,8 @@ impl BenchReport {
                 r.upload_bytes_per_frame,
                 r.gpu_memory_bytes,
                 r.visible,
-                r.triangles
+                r.triangles,
+                cells(r.shadow_gpu_ms.as_ref())
             );
         }
         s

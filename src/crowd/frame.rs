@@ -94,6 +94,11 @@ impl Default for FrameSettings {
     }
 }
 
+/// The unit direction towards the sun (`Frame::sun_dir`).
+pub fn sun_direction() -> Vec3 {
+    Vec3::new(-0.45, 0.62, 0.38).normalize()
+}
+
 /// Builds the frame uniform.
 pub fn frame_uniform(
     view_proj: Mat4,
@@ -105,7 +110,7 @@ pub fn frame_uniform(
     let field_radius = spec.field_radius(count);
     let size = spec.model_size.max(1e-3);
     let (time_hi, time_lo) = split_time(settings.time);
-    let sun = Vec3::new(-0.45, 0.62, 0.38).normalize();
+    let sun = sun_direction();
     FrameUniform {
         view_proj: view_proj.to_cols_array_2d(),
         inv_view_proj: view_proj.inverse().to_cols_array_2d(),

@@ -17,12 +17,13 @@ pub mod placement;
 pub mod rng;
 pub mod scene_time;
 pub mod setup;
+pub mod shadow;
 pub mod spec;
 
 pub use anim::BehaviourSettings;
 pub use clip_time::{instance_clip_time, instance_pose, pose_time};
 pub use flock::{FlockPreset, FlockTuning};
-pub use frame::{CLIP_MIXED, FrameSettings, FrameUniform, frame_uniform};
+pub use frame::{CLIP_MIXED, FrameSettings, FrameUniform, frame_uniform, sun_direction};
 pub use instance::{
     CountError, CrowdMirror, Instance, MAX_INSTANCES, Motion, generate, grow_capacity,
     validate_count,

@@ -1,8 +1,9 @@
 //! Recording a frame: the behaviour's update, the technique's preparation,
 //! the cull pass, and the scene pass with the crowd, ground and sky.
 
-use super::{Camera, FrameContext, RenderError, Renderer, TechniqueCosts};
+use super::{Camera, CrowdPass, FrameContext, RenderError, Renderer, TechniqueCosts};
 use crate::crowd::cull::{CullSettings, CullView};
+use crate::crowd::shadow::{CameraFrustum, ShadowSettings};
 use crate::crowd::{FrameSettings, frame_uniform};
 use crate::lod::LodChain;
 use std::sync::Arc;
@@ -17,6 +18,39 @@ impl Renderer {
     /// Changes culling and LOD from the next frame.
     pub fn set_cull_settings(&mut self, settings: CullSettings) {
         self.culler.settings = settings;
+    }
+
+    /// The shadow settings in use.
+    pub fn shadow_settings(&self) -> ShadowSettings {
+        self.shadows.settings
+    }
+
+    /// Changes the shadows from the next frame.
+    pub fn set_shadow_settings(&mut self, settings: ShadowSettings) {
+        self.shadows.settings = settings;
+    }
+
+    /// The shadow maps (their last parameters, for tests and the panel).
+    pub fn shadows(&self) -> &super::ShadowMaps {
+        &self.shadows
+    }
+
+    /// The camera's frustum as far as shadows reach: past the camera's
+    /// target by the field's diameter and a few model lengths.
+    fn shadow_frustum(
+        &self,
+        camera: &Camera,
+        uniform: &crate::crowd::FrameUniform,
+    ) -> CameraFrustum {
+        let (near, far) = camera.clip_planes();
+        let reach = camera.distance + uniform.field_radius * 2.0 + uniform.model_size * 6.0;
+        CameraFrustum {
+            view: camera.view(),
+            fov_y: camera.fov_y,
+            aspect: self.aspect(),
+            near,
+            far: far.min(reach).max(near * 2.0),
+        }
     }
 
     /// The cull pass (its last parameters and lists, for tests).
@@ -103,6 +137,8 @@ impl Renderer {
         let started = Instant::now();
         let (x, w) = self.view_span();
         let cull_view = self.cull_view(camera);
+        let frustum = self.shadow_frustum(camera, &uniform);
+        self.shadows.update(&self.gpu.device, &self.frame_layout);
         let technique = &mut self.technique;
         let ctx = FrameContext {
             device: &self.gpu.device,
@@ -117,8 +153,16 @@ impl Renderer {
         self.culler.encode(
             &ctx,
             encoder,
-            &self.frame_bind_group,
+            self.shadows.scene_group(),
             &cull_view,
+            cull_count,
+        );
+        self.shadows.encode(
+            &ctx,
+            encoder,
+            technique.as_ref(),
+            &mut self.culler,
+            &frustum,
             cull_count,
         );
         let mut cpu_s = started.elapsed().as_secs_f64();
@@ -158,7 +202,7 @@ impl Renderer {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
-            pass.set_bind_group(0, &self.frame_bind_group, &[]);
+            pass.set_bind_group(0, self.shadows.scene_group(), &[]);
             if x > 0 {
                 pass.set_viewport(
                     x as f32,
@@ -171,7 +215,8 @@ impl Renderer {
             }
             let started = Instant::now();
             if !self.hide_crowd {
-                technique.draw(&mut pass, &self.model, &self.culler.draw(prepared.drawn));
+                let draw = self.culler.draw(prepared.drawn);
+                technique.draw(&mut pass, &self.model, &draw, CrowdPass::Scene);
             }
             cpu_s += started.elapsed().as_secs_f64();
             self.scene.draw_ground(&mut pass);
@@ -197,6 +242,7 @@ impl Renderer {
     /// cull-count read-backs and collects earlier ones.
     pub fn after_submit(&mut self) {
         self.culler.after_submit(&self.gpu.device);
+        self.shadows.after_submit(&self.gpu.device);
         if let Some(t) = &mut self.timer {
             if self.timed_pending {
                 t.start_read();
@@ -210,5 +256,23 @@ impl Renderer {
     /// not yet known.
     pub fn gpu_ms(&self) -> Option<f32> {
         self.timer.as_ref().and_then(|t| t.last_ms)
+    }
+
+    /// Forgets the last GPU times of the scene and shadow passes.
+    pub fn clear_gpu_times(&mut self) {
+        if let Some(t) = &mut self.timer {
+            t.last_ms = None;
+        }
+        self.shadows.clear_gpu_ms();
+    }
+
+    /// GPU milliseconds of the last timed shadow passes (all cascades), `None`
+    /// when unsupported, not yet known, or shadows are off.
+    pub fn shadow_gpu_ms(&self) -> Option<f32> {
+        self.shadows
+            .settings
+            .enabled
+            .then(|| self.shadows.gpu_ms())
+            .flatten()
     }
 }

@@ -17,6 +17,7 @@ pub mod offscreen;
 pub mod pipeline;
 pub mod scene;
 pub mod shaders;
+pub mod shadow;
 pub mod skin_data;
 pub mod targets;
 pub mod techniques;
@@ -35,11 +36,13 @@ pub use cull::{CullStats, Culler};
 use gpu_data::VatClipGpu;
 use model_gpu::ModelGpu;
 pub use scene::Scene;
+pub use shadow::ShadowMaps;
 use std::sync::Arc;
 pub use targets::Targets;
 pub use techniques::vat::{VatResources, clip_table};
 pub use techniques::{
-    BuildContext, CrowdDraw, FrameContext, Prepared, Technique, TechniqueCosts, TechniqueKind,
+    BuildContext, CrowdDraw, CrowdPass, FrameContext, Prepared, Technique, TechniqueCosts,
+    TechniqueKind,
 };
 pub use techniques::{shader_modules, shader_source};
 pub use timing::{GpuTimer, History};
@@ -87,6 +90,8 @@ pub struct RendererConfig {
     pub cull: crate::crowd::cull::CullSettings,
     /// How the mesh levels are built.
     pub lod: crate::lod::LodOptions,
+    /// The sun's shadows.
+    pub shadows: crate::crowd::shadow::ShadowSettings,
 }
 
 impl RendererConfig {
@@ -110,6 +115,7 @@ impl RendererConfig {
             behaviour: BehaviourSettings::default(),
             cull: Default::default(),
             lod: Default::default(),
+            shadows: Default::default(),
         }
     }
 }
@@ -120,7 +126,6 @@ pub struct Renderer {
     pub targets: Targets,
     frame_buffer: wgpu::Buffer,
     frame_layout: wgpu::BindGroupLayout,
-    frame_bind_group: wgpu::BindGroup,
     scene: Scene,
     pub model: ModelGpu,
     pub crowd: CrowdBuffer,
@@ -137,6 +142,8 @@ pub struct Renderer {
     pub timer: Option<GpuTimer>,
     /// The cull pass: visible lists, LOD choice, indirect arguments.
     culler: Culler,
+    /// The sun's cascaded shadow maps (and group 0 of the scene).
+    shadows: ShadowMaps,
     /// The mesh levels (index ranges over the model's vertex stream).
     lod: Arc<LodChain>,
     /// Pixels on the left of the target that something else covers (the
@@ -191,27 +198,7 @@ impl Renderer {
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("frame layout"),
-            entries: &[wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT | wgpu::ShaderStages::COMPUTE,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Storage { read_only: true },
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            }],
-        });
-        let frame_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("frame bind group"),
-            layout: &frame_layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: frame_buffer.as_entire_binding(),
-            }],
-        });
+        let frame_layout = shadow::frame_layout(device);
         let scene = Scene::new(device, &targets, &frame_layout);
         let lod = Arc::new(crate::lod::build(model, vat, &config.lod));
         let model_gpu = ModelGpu::new(device, &gpu.queue, model, &lod.indices);
@@ -262,12 +249,13 @@ impl Renderer {
         let timer = GpuTimer::new(device, &caps);
         let mut culler = culler;
         culler.settings = config.cull;
+        let mut shadows = ShadowMaps::new(device, &caps, &frame_layout, &frame_buffer, &culler);
+        shadows.settings = config.shadows;
         Ok(Self {
             behaviour,
             targets,
             frame_buffer,
             frame_layout,
-            frame_bind_group,
             scene,
             model: model_gpu,
             crowd,
@@ -279,6 +267,7 @@ impl Renderer {
             layout,
             timer,
             culler,
+            shadows,
             lod,
             hide_crowd: false,
             view_left: 0,
@@ -348,8 +337,10 @@ impl Renderer {
             shared_memory_bytes: self.crowd.buffer.size()
                 + self.model.gpu_memory_bytes()
                 + self.behaviour.gpu_memory_bytes()
-                + self.culler.gpu_memory_bytes(),
+                + self.culler.gpu_memory_bytes()
+                + self.shadows.gpu_memory_bytes(),
             gpu_ms: self.gpu_ms(),
+            shadow_gpu_ms: self.shadow_gpu_ms(),
             cap: t.cap(),
             morphs_ignored: t.ignores_morphs() && !self.model_cpu.morphs.is_empty(),
             ..self.costs

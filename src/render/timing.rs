@@ -122,6 +122,27 @@ impl GpuTimer {
         })
     }
 
+    /// Timestamp writes for one of several passes timed as one span: the
+    /// start in the first, the end in the last. Check [`GpuTimer::ready`]
+    /// once before the first.
+    pub fn span_writes(
+        &self,
+        first: bool,
+        last: bool,
+    ) -> Option<wgpu::RenderPassTimestampWrites<'_>> {
+        (first || last).then_some(wgpu::RenderPassTimestampWrites {
+            query_set: &self.queries,
+            beginning_of_pass_write_index: first.then_some(0),
+            end_of_pass_write_index: last.then_some(1),
+        })
+    }
+
+    /// True when the last reading has been collected (a new span may be
+    /// timed).
+    pub fn ready(&self) -> bool {
+        self.idle()
+    }
+
     fn idle(&self) -> bool {
         self.in_flight.lock().is_ok_and(|s| *s == ReadState::Idle)
     }

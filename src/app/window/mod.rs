@@ -275,6 +275,7 @@ impl Running {
         );
         renderer_config.behaviour = behaviour;
         renderer_config.cull = args.cull.settings();
+        renderer_config.shadows = args.shadows.settings();
         let mut renderer = Renderer::new(
             gpu.clone(),
             &prepared.model,
@@ -320,6 +321,7 @@ impl Running {
             cull: args.cull.settings(),
             motion: args.motion,
             recent: super::recent::RecentFiles::load(),
+            shadows: args.shadows.settings(),
         };
         Ok(Self {
             motion: args.motion,
@@ -455,6 +457,7 @@ impl Running {
         let config = RendererConfig {
             behaviour: self.ui.behaviour,
             cull: self.ui.cull,
+            shadows: self.ui.shadows,
             ..config
         };
         self.renderer = Renderer::new(self.gpu.clone(), &prepared.model, &prepared.vat, &config)?;

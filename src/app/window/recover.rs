@@ -30,6 +30,7 @@ impl Running {
         let config = RendererConfig {
             behaviour: self.ui.behaviour,
             cull: self.ui.cull,
+            shadows: self.ui.shadows,
             ..RendererConfig::for_model(
                 &self.prepared,
                 self.renderer.targets.width,

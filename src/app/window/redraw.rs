@@ -114,6 +114,10 @@ impl Running {
                 technique: self.renderer.technique_kind(),
                 lod_build_ms: self.renderer.lod().build_ms,
             },
+            shadows: crate::app::shadow_ui::ShadowView {
+                gpu_ms: self.renderer.shadow_gpu_ms(),
+                gpu_bytes: self.renderer.shadows().gpu_memory_bytes(),
+            },
             costs: CostsView {
                 costs: self.renderer.costs(),
                 parity: self.parity.map(|(_, p)| p),
@@ -145,6 +149,9 @@ impl Running {
         }
         if self.ui.cull != before.cull {
             self.renderer.set_cull_settings(self.ui.cull);
+        }
+        if self.ui.shadows != before.shadows {
+            self.renderer.set_shadow_settings(self.ui.shadows);
         }
         if self.ui.behaviour != before.behaviour {
             self.renderer.set_behaviour(self.ui.behaviour);

@@ -10,8 +10,10 @@
 //! `crowd::cull`; the shader is shaders/cull.wgsl.
 
 mod readback;
+mod target;
 
 pub use readback::{ArgsReadback, CullStats};
+pub use target::CullTarget;
 
 use super::pipeline::bind_group;
 use super::shaders;
@@ -89,10 +91,11 @@ impl Culler {
             &[(2, clip_buffer.as_entire_binding())],
         );
         let crowd = CrowdGroup::new(device, "cull crowd layout");
+        // The parameters are read-only storage, not uniform (see `cull` in
+        // cull.wgsl): several views are culled per frame, each with its own.
         let out_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("cull output layout"),
             entries: &[
-                // Read-only storage, not uniform: see `cull` in cull.wgsl.
                 crate::gpu::compute_storage(0, true),
                 crate::gpu::compute_storage(1, false),
                 crate::gpu::compute_storage(2, false),
@@ -257,6 +260,12 @@ impl Culler {
         if self.lists.as_ref().is_some_and(|l| l.capacity >= count) {
             return;
         }
+        self.lists = Some(self.make_lists(device, count, &self.params));
+    }
+
+    /// Lists for `count` instances whose pass reads its parameters from
+    /// `params`.
+    fn make_lists(&self, device: &wgpu::Device, count: u32, params: &wgpu::Buffer) -> Lists {
         let capacity = count.max(64).next_power_of_two();
         let region = capacity.div_ceil(self.align_entries) * self.align_entries;
         let levels = self.levels.len().max(1);
@@ -295,7 +304,7 @@ impl Culler {
             "cull output group",
             &self.out_layout,
             &[
-                (0, self.params.as_entire_binding()),
+                (0, params.as_entire_binding()),
                 (1, args.as_entire_binding()),
                 (2, visible.as_entire_binding()),
             ],
@@ -318,7 +327,7 @@ impl Culler {
                 }),
             )],
         );
-        self.lists = Some(Lists {
+        Lists {
             visible,
             capacity,
             region,
@@ -327,7 +336,7 @@ impl Culler {
             out_group,
             draw_group,
             bytes,
-        });
+        }
     }
 
     /// Records the cull pass for `count` instances seen from `view` (or the
@@ -362,35 +371,50 @@ impl Culler {
         let (Some(lists), Some(crowd_group)) = (&self.lists, self.crowd.get()) else {
             return;
         };
+        let uniform = self.uniform(&view, count, lists.region);
+        ctx.queue
+            .write_buffer(&self.params, 0, bytemuck::bytes_of(&uniform));
+        self.last_uniform = Some(uniform);
+        self.dispatch(encoder, frame_group, crowd_group, lists, count);
+        self.readback.copy(encoder, &lists.args, lists.bytes);
+        self.culled_this_frame = true;
+    }
+
+    /// The pass's parameters for `view`.
+    fn uniform(&self, view: &CullView, count: u32, region: u32) -> CullUniform {
         let errors: [f32; MAX_LEVELS] =
             std::array::from_fn(|l| self.levels.get(l).map_or(0.0, |level| level.error));
-        let uniform = CullUniform::new(
-            &view,
+        CullUniform::new(
+            view,
             &self.settings,
             self.sphere,
             &errors[..self.levels.len().clamp(1, MAX_LEVELS)],
             self.nearest_error,
             count,
-            lists.region,
-        );
-        ctx.queue
-            .write_buffer(&self.params, 0, bytemuck::bytes_of(&uniform));
-        self.last_uniform = Some(uniform);
+            region,
+        )
+    }
+
+    /// Resets `lists`' arguments and records the compute pass filling them.
+    fn dispatch(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        frame_group: &wgpu::BindGroup,
+        crowd_group: &wgpu::BindGroup,
+        lists: &Lists,
+        count: u32,
+    ) {
         encoder.copy_buffer_to_buffer(&lists.template, 0, &lists.args, 0, lists.bytes);
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("cull pass"),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(&self.pipeline);
-            pass.set_bind_group(0, frame_group, &[]);
-            pass.set_bind_group(1, &self.clip_group, &[]);
-            pass.set_bind_group(2, crowd_group, &[]);
-            pass.set_bind_group(3, &lists.out_group, &[]);
-            pass.dispatch_workgroups(count.div_ceil(64), 1, 1);
-        }
-        self.readback.copy(encoder, &lists.args, lists.bytes);
-        self.culled_this_frame = true;
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("cull pass"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, frame_group, &[]);
+        pass.set_bind_group(1, &self.clip_group, &[]);
+        pass.set_bind_group(2, crowd_group, &[]);
+        pass.set_bind_group(3, &lists.out_group, &[]);
+        pass.dispatch_workgroups(count.div_ceil(64), 1, 1);
     }
 
     /// True when the last `encode` culled (the crowd draws indirectly).
@@ -400,7 +424,17 @@ impl Culler {
 
     /// How to draw the crowd after `encode`.
     pub fn draw(&self, count: u32) -> CrowdDraw<'_> {
-        match (&self.lists, self.culled_this_frame) {
+        self.draw_lists(self.lists.as_ref(), self.culled_this_frame, count)
+    }
+
+    /// The indirect draws of `lists` when `culled`, else every instance.
+    fn draw_lists<'a>(
+        &'a self,
+        lists: Option<&'a Lists>,
+        culled: bool,
+        count: u32,
+    ) -> CrowdDraw<'a> {
+        match (lists, culled) {
             (Some(lists), true) => CrowdDraw::Indirect {
                 args: &lists.args,
                 levels: self.levels.len().clamp(1, MAX_LEVELS) as u32,

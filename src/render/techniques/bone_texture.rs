@@ -7,7 +7,7 @@
 use crate::render::gpu_data::VatClipGpu;
 use crate::render::model_gpu::ModelGpu;
 use crate::render::skin_data::SkinData;
-use super::CrowdDraw;
+use super::{CrowdDraw, CrowdPass, CrowdPipelines};
 use super::skinning::skin_layout;
 use crate::render::RenderError;
 use super::{BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd};
@@ -23,7 +23,7 @@ pub struct BoneTextureTechnique {
     clip_table: wgpu::Buffer,
     layout: wgpu::BindGroupLayout,
     group: wgpu::BindGroup,
-    pipeline: wgpu::RenderPipeline,
+    pipelines: CrowdPipelines,
     crowd: CrowdGroup,
     texture_bytes: u64,
 }
@@ -82,7 +82,7 @@ impl BoneTextureTechnique {
                 (2, clip_table.as_entire_binding()),
             ],
         );
-        let (crowd, pipeline) = ctx.crowd_pipeline("bone texture", TechniqueKind::BoneTexture.crowd_module(), &layout);
+        let (crowd, pipelines) = ctx.crowd_pipeline("bone texture", TechniqueKind::BoneTexture.crowd_module(), &layout);
         Ok(Self {
             texture_bytes: bones.bytes().len() as u64,
             _texture: texture,
@@ -90,7 +90,7 @@ impl BoneTextureTechnique {
             clip_table,
             layout,
             group,
-            pipeline,
+            pipelines,
             crowd,
         })
     }
@@ -109,8 +109,14 @@ impl Technique for BoneTextureTechnique {
         self.crowd.prepare_gpu_only(ctx)
     }
 
-    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, draw: &CrowdDraw<'_>) {
-        draw_crowd(pass, &self.pipeline, &self.group, &self.crowd, model, draw);
+    fn draw(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        model: &ModelGpu,
+        draw: &CrowdDraw<'_>,
+        which: CrowdPass,
+    ) {
+        draw_crowd(pass, self.pipelines.get(which), &self.group, &self.crowd, model, draw);
     }
 
     fn group(&self) -> Option<(&wgpu::BindGroupLayout, &wgpu::BindGroup)> {

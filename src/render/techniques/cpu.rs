@@ -4,7 +4,7 @@
 //! reads them. The instance count is capped, and the cap is reported.
 
 use crate::render::model_gpu::ModelGpu;
-use super::CrowdDraw;
+use super::{CrowdDraw, CrowdPass, CrowdPipelines};
 use super::skinning::skin_layout;
 use crate::render::RenderError;
 use super::{BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd, grow_buffer};
@@ -46,7 +46,7 @@ pub struct CpuSkinningTechnique {
     clip_table: wgpu::Buffer,
     layout: wgpu::BindGroupLayout,
     group: Option<wgpu::BindGroup>,
-    pipeline: wgpu::RenderPipeline,
+    pipelines: CrowdPipelines,
     crowd: CrowdGroup,
     cap: u32,
     max_binding: u64,
@@ -57,7 +57,7 @@ impl CpuSkinningTechnique {
         let device = ctx.device;
         let max_binding = ctx.caps.max_storage_buffer_binding_size;
         let layout = skin_layout(device, "cpu skinning layout", storage_entry(0), true);
-        let (crowd, pipeline) = ctx.crowd_pipeline("cpu skinning", TechniqueKind::Cpu.crowd_module(), &layout);
+        let (crowd, pipelines) = ctx.crowd_pipeline("cpu skinning", TechniqueKind::Cpu.crowd_module(), &layout);
         Self {
             model: ctx.model.clone(),
             clips: ctx.vat.clips.clone(),
@@ -70,7 +70,7 @@ impl CpuSkinningTechnique {
             clip_table: clip_buffer(device, "cpu skinning clip table", ctx.clip_table),
             layout,
             group: None,
-            pipeline,
+            pipelines,
             crowd,
             cap: cpu_cap(ctx.model.vertex_count(), max_binding),
             max_binding,
@@ -162,9 +162,15 @@ impl Technique for CpuSkinningTechnique {
         }
     }
 
-    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, draw: &CrowdDraw<'_>) {
+    fn draw(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        model: &ModelGpu,
+        draw: &CrowdDraw<'_>,
+        which: CrowdPass,
+    ) {
         if let Some(group) = &self.group {
-            draw_crowd(pass, &self.pipeline, group, &self.crowd, model, draw);
+            draw_crowd(pass, self.pipelines.get(which), group, &self.crowd, model, draw);
         }
     }
 

@@ -11,8 +11,8 @@
 mod shared;
 
 pub use shared::{
-    ARGS_WORDS, CrowdDraw, CrowdGroup, PipelineSpec, clip_buffer, crowd_bind_group,
-    crowd_group_layout, crowd_pipeline, draw_crowd, grow_buffer,
+    ARGS_WORDS, CrowdDraw, CrowdGroup, CrowdPass, CrowdPipelines, PipelineSpec, SHADOW_FORMAT,
+    clip_buffer, crowd_bind_group, crowd_group_layout, crowd_pipeline, draw_crowd, grow_buffer,
 };
 
 use super::RenderError;
@@ -146,6 +146,9 @@ pub struct TechniqueCosts {
     pub shared_memory_bytes: u64,
     /// GPU milliseconds of the last timed scene pass, when timestamps exist.
     pub gpu_ms: Option<f32>,
+    /// GPU milliseconds of the last timed shadow passes (every cascade),
+    /// apart from `gpu_ms`; `None` with shadows off or no timestamps.
+    pub shadow_gpu_ms: Option<f32>,
     /// Instances actually drawn.
     pub drawn: u32,
     /// Instances requested (the crowd's count).
@@ -215,10 +218,16 @@ pub trait Technique {
     /// Per-frame preparation: bind groups after the crowd buffer grew, and
     /// whatever CPU work and uploads the technique needs.
     fn prepare(&mut self, ctx: &FrameContext<'_>) -> Prepared;
-    /// Records the crowd's draw calls (`draw`: every one of the instances
-    /// `prepare` returned, or the cull pass's indirect draws); group 0 (the
-    /// frame) is already set.
-    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, draw: &CrowdDraw<'_>);
+    /// Records the crowd's draw calls in the scene pass or a shadow cascade
+    /// (`draw`: every one of the instances `prepare` returned, or the cull
+    /// pass's indirect draws); group 0 (the frame) is already set.
+    fn draw(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        model: &ModelGpu,
+        draw: &CrowdDraw<'_>,
+        which: CrowdPass,
+    );
     /// Bytes of the technique's own GPU resources.
     fn gpu_memory_bytes(&self) -> u64;
     /// The most instances it can draw, when capped.

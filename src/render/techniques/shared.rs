@@ -164,13 +164,76 @@ pub struct PipelineSpec<'a> {
     pub visible_layout: &'a wgpu::BindGroupLayout,
 }
 
-/// Builds the crowd group (group 2) and the crowd pipeline of `spec`.
+/// Which pass a crowd draw is recorded in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CrowdPass {
+    /// The scene pass: `vs_main` and the shaded `fs_main`.
+    Scene,
+    /// A cascade of the shadow pass: `vs_shadow`, depth only.
+    Shadow,
+}
+
+/// A technique's two crowd pipelines over the same layout: the scene's and
+/// the depth-only casters' (both pose through the technique's hook).
+pub struct CrowdPipelines {
+    pub scene: wgpu::RenderPipeline,
+    pub shadow: wgpu::RenderPipeline,
+}
+
+impl CrowdPipelines {
+    pub fn get(&self, which: CrowdPass) -> &wgpu::RenderPipeline {
+        match which {
+            CrowdPass::Scene => &self.scene,
+            CrowdPass::Shadow => &self.shadow,
+        }
+    }
+}
+
+/// The shadow maps' depth format.
+pub const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+/// The depth-only caster pipeline: `vs_shadow` of the composed module, no
+/// fragment stage, both faces (a thin leg casts whichever way it faces).
+fn shadow_pipeline(
+    device: &wgpu::Device,
+    label: &str,
+    layout: &wgpu::PipelineLayout,
+    module: &wgpu::ShaderModule,
+) -> wgpu::RenderPipeline {
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(label),
+        layout: Some(layout),
+        vertex: wgpu::VertexState {
+            module,
+            entry_point: Some("vs_shadow"),
+            compilation_options: Default::default(),
+            buffers: &[Some(StaticVertex::layout())],
+        },
+        primitive: wgpu::PrimitiveState {
+            cull_mode: None,
+            ..Default::default()
+        },
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format: SHADOW_FORMAT,
+            depth_write_enabled: Some(true),
+            depth_compare: Some(wgpu::CompareFunction::LessEqual),
+            stencil: Default::default(),
+            bias: Default::default(),
+        }),
+        multisample: Default::default(),
+        fragment: None,
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
+/// Builds the crowd group (group 2) and the crowd pipelines of `spec`.
 pub fn crowd_pipeline(
     device: &wgpu::Device,
     spec: &PipelineSpec<'_>,
     model: &ModelGpu,
     targets: &Targets,
-) -> (CrowdGroup, wgpu::RenderPipeline) {
+) -> (CrowdGroup, CrowdPipelines) {
     let crowd = CrowdGroup::new(device, &format!("{} crowd layout", spec.name));
     let label = format!("{} crowd pipeline", spec.name);
     let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -202,7 +265,20 @@ pub fn crowd_pipeline(
         },
         targets,
     );
-    (crowd, pipeline)
+    let module = spec.shader.create(device);
+    let shadow = shadow_pipeline(
+        device,
+        &format!("{} shadow pipeline", spec.name),
+        &layout,
+        &module,
+    );
+    (
+        crowd,
+        CrowdPipelines {
+            scene: pipeline,
+            shadow,
+        },
+    )
 }
 
 impl BuildContext<'_> {
@@ -212,7 +288,7 @@ impl BuildContext<'_> {
         name: &str,
         shader: ModuleSpec,
         technique_layout: &wgpu::BindGroupLayout,
-    ) -> (CrowdGroup, wgpu::RenderPipeline) {
+    ) -> (CrowdGroup, CrowdPipelines) {
         let spec = PipelineSpec {
             name,
             shader,
@@ -247,7 +323,7 @@ pub enum CrowdDraw<'a> {
     },
 }
 
-/// Records the shared part of a crowd draw: pipeline, groups 1 to 3, the
+/// Records the shared part of a crowd draw: the pass's pipeline, groups 1 to 3, the
 /// static vertices and the LOD chain's indices, then either ONE instanced
 /// `draw_indexed` of every instance (culling and LOD off) or the cull
 /// pass's indirect draws: one multi-draw, or one draw per level.

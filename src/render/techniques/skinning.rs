@@ -14,7 +14,7 @@ use crate::render::gpu_data::JOINT_ROWS_BYTES;
 use crate::render::model_gpu::ModelGpu;
 use crate::render::skin_data::SkinData;
 use crate::render::RenderError;
-use super::CrowdDraw;
+use super::{CrowdDraw, CrowdPass, CrowdPipelines};
 use super::{BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd, grow_buffer};
 use crate::render::pipeline::{bind_group, storage_entry, uniform_entry};
 use crate::Model;
@@ -41,7 +41,7 @@ pub struct SkinningTechnique {
     clip_table: wgpu::Buffer,
     layout: wgpu::BindGroupLayout,
     group: Option<wgpu::BindGroup>,
-    pipeline: wgpu::RenderPipeline,
+    pipelines: CrowdPipelines,
     crowd: CrowdGroup,
     /// The most instances whose palettes fit one storage binding.
     cap: u32,
@@ -73,7 +73,7 @@ impl SkinningTechnique {
         let max_binding = ctx.caps.max_storage_buffer_binding_size;
         let cap = (max_binding / (joints * JOINT_ROWS_BYTES)).min(u32::MAX as u64) as u32;
         let layout = skin_layout(device, "skinning layout", storage_entry(0), true);
-        let (crowd, pipeline) = ctx.crowd_pipeline("skinning", TechniqueKind::Skinning.crowd_module(), &layout);
+        let (crowd, pipelines) = ctx.crowd_pipeline("skinning", TechniqueKind::Skinning.crowd_module(), &layout);
         Self {
             model: ctx.model.clone(),
             clips: ctx.vat.clips.clone(),
@@ -86,7 +86,7 @@ impl SkinningTechnique {
             clip_table: clip_buffer(device, "skinning clip table", ctx.clip_table),
             layout,
             group: None,
-            pipeline,
+            pipelines,
             crowd,
             cap,
             max_binding,
@@ -198,9 +198,15 @@ impl Technique for SkinningTechnique {
         }
     }
 
-    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, draw: &CrowdDraw<'_>) {
+    fn draw(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        model: &ModelGpu,
+        draw: &CrowdDraw<'_>,
+        which: CrowdPass,
+    ) {
         if let Some(group) = &self.group {
-            draw_crowd(pass, &self.pipeline, group, &self.crowd, model, draw);
+            draw_crowd(pass, self.pipelines.get(which), group, &self.crowd, model, draw);
         }
     }
 

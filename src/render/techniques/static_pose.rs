@@ -4,7 +4,7 @@
 
 use crate::render::model_gpu::ModelGpu;
 use crate::render::RenderError;
-use super::CrowdDraw;
+use super::{CrowdDraw, CrowdPass, CrowdPipelines};
 use super::{BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd};
 use crate::render::pipeline::{bind_group, storage_entry};
 use crate::anim::Pose;
@@ -16,7 +16,7 @@ pub struct StaticTechnique {
     clip_table: wgpu::Buffer,
     layout: wgpu::BindGroupLayout,
     group: wgpu::BindGroup,
-    pipeline: wgpu::RenderPipeline,
+    pipelines: CrowdPipelines,
     crowd: CrowdGroup,
 }
 
@@ -60,13 +60,13 @@ impl StaticTechnique {
                 (2, clip_table.as_entire_binding()),
             ],
         );
-        let (crowd, pipeline) = ctx.crowd_pipeline("static", TechniqueKind::Static.crowd_module(), &layout);
+        let (crowd, pipelines) = ctx.crowd_pipeline("static", TechniqueKind::Static.crowd_module(), &layout);
         Self {
             pose,
             clip_table,
             layout,
             group,
-            pipeline,
+            pipelines,
             crowd,
         }
     }
@@ -85,8 +85,14 @@ impl Technique for StaticTechnique {
         self.crowd.prepare_gpu_only(ctx)
     }
 
-    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, draw: &CrowdDraw<'_>) {
-        draw_crowd(pass, &self.pipeline, &self.group, &self.crowd, model, draw);
+    fn draw(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        model: &ModelGpu,
+        draw: &CrowdDraw<'_>,
+        which: CrowdPass,
+    ) {
+        draw_crowd(pass, self.pipelines.get(which), &self.group, &self.crowd, model, draw);
     }
 
     fn group(&self) -> Option<(&wgpu::BindGroupLayout, &wgpu::BindGroup)> {

@@ -4,7 +4,7 @@
 use crate::render::gpu_data::{VatClipGpu, VatPackingGpu};
 use crate::render::model_gpu::ModelGpu;
 use crate::render::RenderError;
-use super::CrowdDraw;
+use super::{CrowdDraw, CrowdPass, CrowdPipelines};
 use super::{
     BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd,
 };
@@ -184,7 +184,7 @@ impl VatResources {
 /// Draws the crowd from the VAT: no per-instance CPU work, one draw call.
 pub struct VatTechnique {
     resources: VatResources,
-    pipeline: wgpu::RenderPipeline,
+    pipelines: CrowdPipelines,
     crowd: CrowdGroup,
 }
 
@@ -196,10 +196,10 @@ impl Technique for VatTechnique {
             Precision::Packed => crate::render::shaders::CROWD_VAT_PACKED,
             _ => TechniqueKind::Vat.crowd_module(),
         };
-        let (crowd, pipeline) = ctx.crowd_pipeline("vat", module, &resources.layout);
+        let (crowd, pipelines) = ctx.crowd_pipeline("vat", module, &resources.layout);
         Ok(Self {
             resources,
-            pipeline,
+            pipelines,
             crowd,
         })
     }
@@ -212,11 +212,17 @@ impl Technique for VatTechnique {
         self.crowd.prepare_gpu_only(ctx)
     }
 
-    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &ModelGpu, draw: &CrowdDraw<'_>) {
+    fn draw(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        model: &ModelGpu,
+        draw: &CrowdDraw<'_>,
+        which: CrowdPass,
+    ) {
         // The whole crowd: one instanced draw.
         draw_crowd(
             pass,
-            &self.pipeline,
+            self.pipelines.get(which),
             &self.resources.bind_group,
             &self.crowd,
             model,

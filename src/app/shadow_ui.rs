@@ -1,0 +1,63 @@
+//! The panel's shadow section: the switch, the cascade count, the map
+//! resolution, the cascade tint, and the shadow passes' own GPU time.
+
+use crate::crowd::shadow::{MAX_CASCADES, RESOLUTIONS, ShadowSettings};
+
+/// What the section shows but does not edit.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ShadowView {
+    /// GPU milliseconds of the last timed shadow passes.
+    pub gpu_ms: Option<f32>,
+    /// Bytes of the maps and the cascades' cull outputs.
+    pub gpu_bytes: u64,
+}
+
+/// Cascade colours of the tint view, as shaders/shadow.wgsl draws them.
+const TINTS: [egui::Color32; MAX_CASCADES] = [
+    egui::Color32::from_rgb(255, 115, 115),
+    egui::Color32::from_rgb(115, 255, 115),
+    egui::Color32::from_rgb(128, 153, 255),
+    egui::Color32::from_rgb(255, 255, 102),
+];
+
+pub fn shadow_section(ui: &mut egui::Ui, s: &mut ShadowSettings, view: &ShadowView) {
+    egui::CollapsingHeader::new("Shadows")
+        .default_open(false)
+        .show(ui, |ui| {
+            ui.checkbox(&mut s.enabled, "sun shadows").on_hover_text(
+                "Cascaded shadow maps: every technique casts through its own pose \
+                 (the shadow gallops with the horse), culled per cascade from the sun",
+            );
+            ui.add_enabled_ui(s.enabled, |ui| {
+                ui.add(
+                    egui::Slider::new(&mut s.cascades, 1..=MAX_CASCADES as u32).text("cascades"),
+                );
+                ui.horizontal(|ui| {
+                    ui.label("map");
+                    for r in RESOLUTIONS {
+                        ui.selectable_value(&mut s.resolution, r, format!("{r}²"));
+                    }
+                });
+                ui.horizontal(|ui| {
+                    ui.checkbox(&mut s.debug_tint, "tint by cascade");
+                    if s.debug_tint {
+                        for (i, c) in TINTS.iter().take(s.cascade_count()).enumerate() {
+                            ui.colored_label(*c, format!("{}", i + 1));
+                        }
+                    }
+                });
+            });
+            let ms = view
+                .gpu_ms
+                .filter(|_| s.enabled)
+                .map_or("n/a".into(), |v| format!("{v:.2} ms/frame"));
+            ui.label(format!("shadow passes (GPU): {ms}"));
+            ui.label(
+                egui::RichText::new(format!(
+                    "maps and cascade lists: {:.1} MB",
+                    view.gpu_bytes as f64 / 1e6
+                ))
+                .small(),
+            );
+        });
+}

@@ -1,0 +1,78 @@
+//! More views culled by the same pass: each [`CullTarget`] has its own
+//! parameters, visible list and indirect arguments, so several views (the
+//! shadow cascades, seen from the sun) are culled in one frame by the
+//! camera's rule, each drawn from its own list.
+
+use super::{Culler, Lists};
+use crate::crowd::cull::{CullUniform, CullView};
+use crate::render::techniques::{CrowdDraw, FrameContext};
+
+/// One view's cull output.
+pub struct CullTarget {
+    params: wgpu::Buffer,
+    lists: Option<Lists>,
+    /// Whether the last `encode_target` culled (its draws are indirect).
+    culled: bool,
+}
+
+impl CullTarget {
+    /// GPU bytes of its lists, arguments and parameters.
+    pub fn gpu_memory_bytes(&self) -> u64 {
+        self.params.size()
+            + self
+                .lists
+                .as_ref()
+                .map_or(0, |l| l.visible.size() + 2 * l.bytes)
+    }
+}
+
+impl Culler {
+    /// A new output of this pass.
+    pub fn new_target(&self, device: &wgpu::Device, label: &str) -> CullTarget {
+        CullTarget {
+            params: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: std::mem::size_of::<CullUniform>() as u64,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
+            lists: None,
+            culled: false,
+        }
+    }
+
+    /// Records the cull pass for `count` instances seen from `view` into
+    /// `target`, with the camera's settings (never frozen: a frozen camera
+    /// still casts live shadows).
+    pub fn encode_target(
+        &mut self,
+        ctx: &FrameContext<'_>,
+        encoder: &mut wgpu::CommandEncoder,
+        frame_group: &wgpu::BindGroup,
+        view: &CullView,
+        count: u32,
+        target: &mut CullTarget,
+    ) {
+        target.culled = false;
+        if !self.settings.indirect() || count == 0 {
+            return;
+        }
+        if target.lists.as_ref().is_none_or(|l| l.capacity < count) {
+            target.lists = Some(self.make_lists(ctx.device, count, &target.params));
+        }
+        self.crowd.update(ctx);
+        let (Some(lists), Some(crowd_group)) = (&target.lists, self.crowd.get()) else {
+            return;
+        };
+        let uniform = self.uniform(view, count, lists.region);
+        ctx.queue
+            .write_buffer(&target.params, 0, bytemuck::bytes_of(&uniform));
+        self.dispatch(encoder, frame_group, crowd_group, lists, count);
+        target.culled = true;
+    }
+
+    /// How to draw `target`'s view after `encode_target`.
+    pub fn draw_target<'a>(&'a self, target: &'a CullTarget, count: u32) -> CrowdDraw<'a> {
+        self.draw_lists(target.lists.as_ref(), target.culled, count)
+    }
+}

@@ -1,0 +1,356 @@
+//! Cascaded sun shadows on the GPU: the depth maps (one layer per
+//! cascade), the receivers' parameters and the frame's bind group (group 0
+//! of every scene pipeline), the casters' per-cascade views, and the shadow
+//! pass that culls each cascade with the cull pass and draws the crowd's
+//! casters through the technique's own pose (`vs_shadow`). The cascade
+//! fitting is plain data in `crowd::shadow`; the lookup is shaders/shadow.wgsl.
+
+mod pass;
+
+use super::cull::{CullTarget, Culler};
+use super::pipeline::bind_group;
+use super::techniques::SHADOW_FORMAT;
+use super::timing::GpuTimer;
+use crate::crowd::FrameUniform;
+use crate::crowd::shadow::{CasterUniform, MAX_CASCADES, ShadowSettings, ShadowUniform};
+
+/// Bytes between the casters' per-cascade views (the uniform-offset
+/// alignment every adapter accepts).
+const CASTER_STRIDE: u64 = 256;
+
+/// Group 0 of every scene pipeline and of the cull pass: the frame (0), the
+/// receivers' shadow parameters (1), the shadow maps (2) and their
+/// comparison sampler (3), and the cascade a caster is drawn into (4).
+pub fn frame_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+    let fragment = wgpu::ShaderStages::FRAGMENT;
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("frame layout"),
+        entries: &[
+            wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT | wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage { read_only: true },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 1,
+                visibility: fragment,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage { read_only: true },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 2,
+                visibility: fragment,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Depth,
+                    view_dimension: wgpu::TextureViewDimension::D2Array,
+                    multisampled: false,
+                },
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 3,
+                visibility: fragment,
+                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 4,
+                visibility: wgpu::ShaderStages::VERTEX,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: wgpu::BufferSize::new(
+                        std::mem::size_of::<CasterUniform>() as u64
+                    ),
+                },
+                count: None,
+            },
+        ],
+    })
+}
+
+/// The depth maps: `count` layers of `side`² texels.
+struct Maps {
+    side: u32,
+    count: u32,
+    /// One view per layer (the cascades' render targets).
+    layers: Vec<wgpu::TextureView>,
+    /// Every layer (the receivers' binding).
+    array: wgpu::TextureView,
+    bytes: u64,
+}
+
+impl Maps {
+    fn new(device: &wgpu::Device, side: u32, count: u32) -> Self {
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("shadow maps"),
+            size: wgpu::Extent3d {
+                width: side,
+                height: side,
+                depth_or_array_layers: count,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: SHADOW_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        });
+        let layers = (0..count)
+            .map(|layer| {
+                texture.create_view(&wgpu::TextureViewDescriptor {
+                    label: Some("shadow cascade"),
+                    dimension: Some(wgpu::TextureViewDimension::D2),
+                    base_array_layer: layer,
+                    array_layer_count: Some(1),
+                    ..Default::default()
+                })
+            })
+            .collect();
+        let array = texture.create_view(&wgpu::TextureViewDescriptor {
+            label: Some("shadow maps view"),
+            dimension: Some(wgpu::TextureViewDimension::D2Array),
+            ..Default::default()
+        });
+        Self {
+            side,
+            count,
+            layers,
+            array,
+            bytes: side as u64 * side as u64 * count as u64 * 4,
+        }
+    }
+}
+
+/// The shadow maps, their parameters, the frame's bind groups and the
+/// cascades' cull outputs.
+pub struct ShadowMaps {
+    pub settings: ShadowSettings,
+    frame_buffer: wgpu::Buffer,
+    uniform: wgpu::Buffer,
+    casters: wgpu::Buffer,
+    sampler: wgpu::Sampler,
+    maps: Maps,
+    /// Group 0 of the scene pass and the cull pass (the maps bound).
+    scene_group: wgpu::BindGroup,
+    /// Group 0 of each cascade's caster pass: its view at binding 4, and a
+    /// one-texel stand-in for the maps (a pass cannot sample what it draws).
+    caster_groups: Vec<wgpu::BindGroup>,
+    targets: Vec<CullTarget>,
+    /// GPU time of the shadow passes, separate from the scene pass's.
+    timer: Option<GpuTimer>,
+    timed_pending: bool,
+    max_side: u32,
+    /// The parameters of the last frame (tests and the panel).
+    pub last: Option<ShadowUniform>,
+}
+
+impl ShadowMaps {
+    pub fn new(
+        device: &wgpu::Device,
+        caps: &crate::gpu::Capabilities,
+        frame_layout: &wgpu::BindGroupLayout,
+        frame_buffer: &wgpu::Buffer,
+        culler: &Culler,
+    ) -> Self {
+        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("shadow parameters"),
+            size: std::mem::size_of::<ShadowUniform>() as u64,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let casters = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("shadow caster views"),
+            size: CASTER_STRIDE * MAX_CASCADES as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("shadow sampler"),
+            address_mode_u: wgpu::AddressMode::ClampToEdge,
+            address_mode_v: wgpu::AddressMode::ClampToEdge,
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            compare: Some(wgpu::CompareFunction::LessEqual),
+            ..Default::default()
+        });
+        let stand_in = Maps::new(device, 1, 1);
+        let caster_groups = (0..MAX_CASCADES as u64)
+            .map(|i| {
+                let slot = wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: &casters,
+                    offset: i * CASTER_STRIDE,
+                    size: wgpu::BufferSize::new(std::mem::size_of::<CasterUniform>() as u64),
+                });
+                frame_group(
+                    device,
+                    "shadow caster frame group",
+                    frame_layout,
+                    [frame_buffer, &uniform],
+                    &stand_in.array,
+                    &sampler,
+                    slot,
+                )
+            })
+            .collect();
+        let targets = (0..MAX_CASCADES)
+            .map(|_| culler.new_target(device, "shadow cascade cull params"))
+            .collect();
+        let maps = Maps::new(device, 1, 1);
+        let scene_group = Self::scene_group_for(
+            device,
+            frame_layout,
+            [frame_buffer, &uniform],
+            &maps,
+            &sampler,
+            &casters,
+        );
+        Self {
+            settings: ShadowSettings::default(),
+            frame_buffer: frame_buffer.clone(),
+            uniform,
+            casters,
+            sampler,
+            maps,
+            scene_group,
+            caster_groups,
+            targets,
+            timer: GpuTimer::new(device, caps),
+            timed_pending: false,
+            max_side: caps.max_texture_dimension_2d,
+            last: None,
+        }
+    }
+
+    fn scene_group_for(
+        device: &wgpu::Device,
+        layout: &wgpu::BindGroupLayout,
+        buffers: [&wgpu::Buffer; 2],
+        maps: &Maps,
+        sampler: &wgpu::Sampler,
+        casters: &wgpu::Buffer,
+    ) -> wgpu::BindGroup {
+        let slot = wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+            buffer: casters,
+            offset: 0,
+            size: wgpu::BufferSize::new(std::mem::size_of::<CasterUniform>() as u64),
+        });
+        frame_group(
+            device,
+            "frame bind group",
+            layout,
+            buffers,
+            &maps.array,
+            sampler,
+            slot,
+        )
+    }
+
+    /// Group 0 of the scene pass and the cull pass.
+    pub fn scene_group(&self) -> &wgpu::BindGroup {
+        &self.scene_group
+    }
+
+    /// Remakes the maps when the settings changed their size or count
+    /// (shadows off keep a one-texel map for the binding).
+    pub fn update(&mut self, device: &wgpu::Device, frame_layout: &wgpu::BindGroupLayout) {
+        let (side, count) = if self.settings.enabled {
+            (
+                self.settings.side(self.max_side),
+                self.settings.cascade_count() as u32,
+            )
+        } else {
+            (1, 1)
+        };
+        if (side, count) == (self.maps.side, self.maps.count) {
+            return;
+        }
+        self.maps = Maps::new(device, side, count);
+        self.scene_group = Self::scene_group_for(
+            device,
+            frame_layout,
+            [&self.frame_buffer, &self.uniform],
+            &self.maps,
+            &self.sampler,
+            &self.casters,
+        );
+    }
+
+    /// The map side in use.
+    pub fn side(&self) -> u32 {
+        self.maps.side
+    }
+
+    /// GPU bytes of the maps, parameters and cull outputs.
+    pub fn gpu_memory_bytes(&self) -> u64 {
+        self.maps.bytes
+            + self.uniform.size()
+            + self.casters.size()
+            + self
+                .targets
+                .iter()
+                .map(CullTarget::gpu_memory_bytes)
+                .sum::<u64>()
+    }
+
+    /// GPU milliseconds of the last timed shadow pass.
+    pub fn gpu_ms(&self) -> Option<f32> {
+        self.timer.as_ref().and_then(|t| t.last_ms)
+    }
+
+    /// Forgets the last GPU time (a benchmark then counts fresh readings only).
+    pub fn clear_gpu_ms(&mut self) {
+        if let Some(t) = &mut self.timer {
+            t.last_ms = None;
+        }
+    }
+
+    /// After the frame's submit: starts and collects the timing read-back.
+    pub fn after_submit(&mut self, device: &wgpu::Device) {
+        if let Some(t) = &mut self.timer {
+            if self.timed_pending {
+                t.start_read();
+                self.timed_pending = false;
+            }
+            t.collect(device);
+        }
+    }
+
+    /// The frame's sun direction, as the casters and receivers use it.
+    pub fn sun(frame: &FrameUniform) -> glam::Vec3 {
+        glam::Vec4::from_array(frame.sun_dir).truncate()
+    }
+}
+
+/// A frame bind group (see [`frame_layout`]).
+fn frame_group(
+    device: &wgpu::Device,
+    label: &str,
+    layout: &wgpu::BindGroupLayout,
+    [frame, shadows]: [&wgpu::Buffer; 2],
+    maps: &wgpu::TextureView,
+    sampler: &wgpu::Sampler,
+    caster: wgpu::BindingResource<'_>,
+) -> wgpu::BindGroup {
+    bind_group(
+        device,
+        label,
+        layout,
+        &[
+            (0, frame.as_entire_binding()),
+            (1, shadows.as_entire_binding()),
+            (2, wgpu::BindingResource::TextureView(maps)),
+            (3, wgpu::BindingResource::Sampler(sampler)),
+            (4, caster),
+        ],
+    )
+}

@@ -1,0 +1,113 @@
+//! A frame's shadow work: fit the cascades to the camera, write their
+//! parameters, cull the crowd once per cascade from the sun, and draw each
+//! cascade's casters depth-only through the technique's pose.
+
+use super::{CASTER_STRIDE, ShadowMaps};
+use crate::crowd::Motion;
+use crate::crowd::cull::CullView;
+use crate::crowd::shadow::{CameraFrustum, CasterBand, CasterUniform, fit_cascades};
+use crate::render::cull::Culler;
+use crate::render::techniques::{CrowdPass, FrameContext, Technique};
+
+/// Where the casters can be: from the ground up to a horse's height, or up
+/// to the flock's highest birds (the loops reach 13 model sizes, the
+/// simulated flock's box 16, which it may overshoot a little).
+fn caster_band(frame: &crate::crowd::FrameUniform) -> CasterBand {
+    let above = if frame.motion == Motion::Flock as u32 {
+        20.0
+    } else {
+        1.5
+    };
+    CasterBand {
+        ground: frame.ground_y,
+        top: frame.ground_y + frame.model_size * above,
+    }
+}
+
+impl ShadowMaps {
+    /// Records the frame's shadow passes (before the scene pass) for
+    /// `count` casting instances; with shadows off, only tells the
+    /// receivers so. Call [`ShadowMaps::update`] first.
+    pub fn encode(
+        &mut self,
+        ctx: &FrameContext<'_>,
+        encoder: &mut wgpu::CommandEncoder,
+        technique: &dyn Technique,
+        culler: &mut Culler,
+        frustum: &CameraFrustum,
+        count: u32,
+    ) {
+        let sun = Self::sun(ctx.frame);
+        let (cascades, mut uniform) = fit_cascades(
+            frustum,
+            sun,
+            &self.settings,
+            self.maps.side,
+            caster_band(ctx.frame),
+        );
+        let enabled = self.settings.enabled;
+        uniform.enabled = enabled as u32;
+        uniform.count = self.maps.count;
+        ctx.queue
+            .write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
+        self.last = Some(uniform);
+        if !enabled {
+            return;
+        }
+        let n = self.maps.count as usize;
+        for (i, c) in cascades.iter().enumerate().take(n) {
+            let view = CasterUniform {
+                view_proj: c.view_proj.to_cols_array_2d(),
+            };
+            ctx.queue.write_buffer(
+                &self.casters,
+                i as u64 * CASTER_STRIDE,
+                bytemuck::bytes_of(&view),
+            );
+            // The sun's view: every caster whose shadow can land in the
+            // cascade, levels chosen by their error in shadow-map texels.
+            let cull_view = CullView {
+                view_proj: c.view_proj,
+                eye: c.view_proj.inverse().project_point3(glam::Vec3::ZERO),
+                pixel_scale: c.texels_per_unit(),
+                orthographic: true,
+            };
+            culler.encode_target(
+                ctx,
+                encoder,
+                &self.scene_group,
+                &cull_view,
+                count,
+                &mut self.targets[i],
+            );
+        }
+        let timer = self.timer.as_ref().filter(|t| t.ready());
+        for i in 0..n {
+            let timestamp_writes = timer.and_then(|t| t.span_writes(i == 0, i + 1 == n));
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("shadow pass"),
+                color_attachments: &[],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &self.maps.layers[i],
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Store,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            if count > 0 {
+                pass.set_bind_group(0, &self.caster_groups[i], &[]);
+                let draw = culler.draw_target(&self.targets[i], count);
+                technique.draw(&mut pass, ctx.model, &draw, CrowdPass::Shadow);
+            }
+        }
+        if let Some(t) = timer {
+            t.resolve(encoder);
+            self.timed_pending = true;
+        }
+    }
+}

@@ -1,0 +1,435 @@
+//! Sun shadows on the GPU (lavapipe in CI): the ground darkens exactly where
+//! the horse's posed vertices, projected along the sun on the CPU, say it
+//! must (and nowhere else); the shadow follows the gallop; VAT, live
+//! skinning and the bone texture cast the same shadows; a horse the camera
+//! culls still casts into view.
+
+mod gpu_common;
+use gpu_common as common;
+
+use glam::{Mat4, Vec3};
+use stampede::crowd::anim::BehaviourView;
+use stampede::crowd::placement::instance_placement;
+use stampede::crowd::setup::{Loaded, ModelChoice, load};
+use stampede::crowd::shadow::ShadowSettings;
+use stampede::crowd::{self, FrameSettings, FrameUniform, Instance};
+use stampede::render::headless::{self, Headless, RgbaImage};
+use stampede::render::{Camera, RendererConfig, TechniqueKind};
+use stampede::skin;
+use stampede::vat::Precision;
+
+const SEED: u64 = 11;
+const SIZE: (u32, u32) = (256, 192);
+
+fn view(count: u32) -> Option<(Headless, Loaded)> {
+    let gpu = common::gpu_or_skip("shadows_gpu")?;
+    let prepared = load(&ModelChoice::Horse, 30.0, Precision::F16, None).expect("the horse bakes");
+    let config =
+        RendererConfig::for_model(&prepared, SIZE.0, SIZE.1, count, SEED, headless::FORMAT);
+    let view = Headless::new(gpu, &prepared.model, &prepared.vat, &config).expect("renderer");
+    Some((view, prepared))
+}
+
+/// Everyone in step and in place: only the pose changes with time.
+fn still(time: f64, prepared: &Loaded) -> FrameSettings {
+    FrameSettings {
+        time,
+        clip: prepared.clip,
+        spread: 0.0,
+        stride: 0.0,
+        ..FrameSettings::default()
+    }
+}
+
+fn with_shadows(view: &mut Headless, enabled: bool, s: &FrameSettings) -> RgbaImage {
+    view.renderer.set_shadow_settings(ShadowSettings {
+        enabled,
+        ..ShadowSettings::default()
+    });
+    view.render(s).expect("render")
+}
+
+/// Pixel masks (row-major, one bool a pixel) of the image.
+type Mask = Vec<bool>;
+
+/// The horse (instance 0) as the frame placed it: world-space triangles
+/// of its CPU-skinned pose at the frame's clip time.
+fn world_triangles(prepared: &Loaded, frame: &FrameUniform) -> Vec<[Vec3; 3]> {
+    let inst: Instance = crowd::generate(SEED, 0);
+    let clips = &prepared.vat.clips;
+    let (source, time) = crowd::instance_pose(&inst, frame, clips);
+    let pose = prepared.model.sample_pose(source, time);
+    let (positions, _) = skin::skin(&prepared.model, &pose);
+    let place = instance_placement(
+        &inst,
+        0,
+        frame,
+        clips,
+        &prepared.ground_speeds,
+        BehaviourView::Off,
+    )
+    .expect("loops have a CPU placement");
+    let world: Vec<Vec3> = positions
+        .iter()
+        .map(|&p| place.to_world(p, inst.scale))
+        .collect();
+    prepared
+        .model
+        .indices
+        .chunks_exact(3)
+        .map(|t| [0, 1, 2].map(|k| world[t[k] as usize]))
+        .collect()
+}
+
+/// Along the sun onto the ground plane.
+fn onto_ground(p: Vec3, sun: Vec3, ground: f32) -> Vec3 {
+    p - sun * ((p.y - ground) / sun.y)
+}
+
+/// Rasterizes world triangles seen through `view_proj` (pixel centres);
+/// triangles reaching behind the eye are left out.
+fn rasterize(triangles: &[[Vec3; 3]], view_proj: Mat4) -> Mask {
+    let (w, h) = SIZE;
+    let mut mask = vec![false; (w * h) as usize];
+    for t in triangles {
+        let clip = t.map(|p| view_proj * p.extend(1.0));
+        if clip.iter().any(|c| c.w <= 1e-6) {
+            continue;
+        }
+        let s = clip.map(|c| {
+            let n = c.truncate() / c.w;
+            glam::Vec2::new((n.x + 1.0) * 0.5 * w as f32, (1.0 - n.y) * 0.5 * h as f32)
+        });
+        let area = (s[1] - s[0]).perp_dot(s[2] - s[0]);
+        if area.abs() < 1e-9 {
+            continue;
+        }
+        let lo = s[0].min(s[1]).min(s[2]).max(glam::Vec2::ZERO);
+        let hi = s[0]
+            .max(s[1])
+            .max(s[2])
+            .min(glam::Vec2::new(w as f32, h as f32));
+        for y in lo.y.floor() as u32..hi.y.ceil() as u32 {
+            for x in lo.x.floor() as u32..hi.x.ceil() as u32 {
+                let p = glam::Vec2::new(x as f32 + 0.5, y as f32 + 0.5);
+                let e = [
+                    (s[1] - s[0]).perp_dot(p - s[0]),
+                    (s[2] - s[1]).perp_dot(p - s[1]),
+                    (s[0] - s[2]).perp_dot(p - s[2]),
+                ];
+                let inside = e.iter().all(|&v| v * area.signum() >= 0.0);
+                if inside && x < w && y < h {
+                    mask[(y * w + x) as usize] = true;
+                }
+            }
+        }
+    }
+    mask
+}
+
+/// The mask grown (`r > 0`) or shrunk (`r < 0`) by |r| pixels (square).
+fn grow(mask: &Mask, r: i32) -> Mask {
+    let (w, h) = (SIZE.0 as i32, SIZE.1 as i32);
+    let want = r > 0;
+    let r = r.abs();
+    (0..w * h)
+        .map(|i| {
+            let (x, y) = (i % w, i / w);
+            let mut any = !want;
+            for dy in -r..=r {
+                for dx in -r..=r {
+                    let (u, v) = (x + dx, y + dy);
+                    let m = u >= 0 && v >= 0 && u < w && v < h && mask[(v * w + u) as usize];
+                    if want && m {
+                        any = true;
+                    }
+                    if !want && !m {
+                        any = false;
+                    }
+                }
+            }
+            any
+        })
+        .collect()
+}
+
+fn and_not(a: &Mask, b: &Mask) -> Mask {
+    a.iter().zip(b).map(|(x, y)| *x && !*y).collect()
+}
+
+fn count(m: &Mask) -> usize {
+    m.iter().filter(|&&x| x).count()
+}
+
+/// How much darker each pixel of `on` is than `off` (sum of RGB).
+fn darkening(on: &RgbaImage, off: &RgbaImage) -> Vec<i32> {
+    on.pixels
+        .chunks(4)
+        .zip(off.pixels.chunks(4))
+        .map(|(a, b)| (0..3).map(|k| b[k] as i32 - a[k] as i32).sum())
+        .collect()
+}
+
+fn iou(a: &Mask, b: &Mask) -> f32 {
+    let inter = a.iter().zip(b).filter(|(x, y)| **x && **y).count();
+    let union = a.iter().zip(b).filter(|(x, y)| **x || **y).count();
+    inter as f32 / union.max(1) as f32
+}
+
+/// What the CPU says about one frame: the shadow on the ground and the
+/// horse itself, in pixels.
+struct Expected {
+    shadow: Mask,
+    horse: Mask,
+}
+
+fn expected(view: &Headless, prepared: &Loaded) -> Expected {
+    let frame = view.renderer.last_frame.expect("a frame was drawn");
+    let sun = crowd::sun_direction();
+    let triangles = world_triangles(prepared, &frame);
+    let shadow: Vec<[Vec3; 3]> = triangles
+        .iter()
+        .map(|t| t.map(|p| onto_ground(p, sun, frame.ground_y)))
+        .collect();
+    let vp = Mat4::from_cols_array_2d(&frame.view_proj);
+    Expected {
+        shadow: rasterize(&shadow, vp),
+        horse: rasterize(&triangles, vp),
+    }
+}
+
+/// A camera above the horse (instance 0), looking down at it and its
+/// shadow from the side away from the sun.
+fn camera_over_horse(view: &mut Headless, prepared: &Loaded, s: &FrameSettings) -> Camera {
+    view.render(s).expect("render");
+    let frame = view.renderer.last_frame.expect("a frame was drawn");
+    let tris = world_triangles(prepared, &frame);
+    let sun = crowd::sun_direction();
+    let (mut lo, mut hi) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
+    for p in tris.iter().flatten() {
+        for q in [*p, onto_ground(*p, sun, frame.ground_y)] {
+            lo = lo.min(q);
+            hi = hi.max(q);
+        }
+    }
+    let centre = (lo + hi) * 0.5;
+    Camera {
+        target: Vec3::new(centre.x, frame.ground_y, centre.z),
+        yaw: 2.4,
+        pitch: 1.05,
+        distance: (hi - lo).length() * 1.6,
+        fov_y: 45f32.to_radians(),
+    }
+}
+
+/// One horse, the fixed sun, a camera looking down on both: ground pixels
+/// inside the shadow the CPU projects from the posed vertices are darker
+/// with shadows on than off; ground pixels well away from it (and from the
+/// horse) do not change at all. Fails with no shadows, shadows in the wrong
+/// place or the wrong shape, and with acne or light leaking elsewhere.
+#[test]
+fn the_shadow_falls_where_the_posed_vertices_project() {
+    let Some((mut view, prepared)) = view(1) else {
+        return;
+    };
+    let s = still(1.3, &prepared);
+    view.camera = camera_over_horse(&mut view, &prepared, &s);
+    let off = with_shadows(&mut view, false, &s);
+    let on = with_shadows(&mut view, true, &s);
+    let e = expected(&view, &prepared);
+    let dark = darkening(&on, &off);
+    let core = and_not(&grow(&e.shadow, -2), &grow(&e.horse, 2));
+    let away = and_not(
+        &and_not(&vec![true; dark.len()], &grow(&e.shadow, 4)),
+        &grow(&e.horse, 4),
+    );
+    let core_n = count(&core);
+    let darker = (0..dark.len())
+        .filter(|&i| core[i] && dark[i] >= 30)
+        .count();
+    let changed = (0..dark.len()).filter(|&i| away[i] && dark[i] != 0).count();
+    let mut debug = on.clone();
+    for (i, px) in debug.pixels.chunks_mut(4).enumerate() {
+        if core[i] {
+            px[0] = px[0].saturating_add(90);
+        }
+    }
+    let dir = std::env::temp_dir();
+    let _ = debug.save_png(&dir.join("stampede-shadow-expected.png"));
+    eprintln!(
+        "core {core_n} px, {darker} darker; away {} px, {changed} changed",
+        count(&away)
+    );
+    assert!(
+        core_n > 300,
+        "the shadow should cover the ground ({core_n} px)"
+    );
+    assert!(
+        darker * 100 >= core_n * 95,
+        "only {darker} of {core_n} shadowed ground pixels got darker"
+    );
+    assert!(
+        changed * 1000 <= count(&away),
+        "{changed} pixels away from the shadow changed"
+    );
+}
+
+/// The shadow at two instants of the gallop differs, and each matches the
+/// shadow of the CPU pose at its own instant better than the other's. A
+/// caster stuck in the rest pose (or one frame) fails.
+#[test]
+fn the_shadow_gallops_with_the_pose() {
+    let Some((mut view, prepared)) = view(1) else {
+        return;
+    };
+    // Neither a whole number of gallop cycles from 0 (a caster stuck at
+    // time 0 must not match by luck).
+    let (t1, t2) = (1.37, 1.37 + 0.21);
+    view.camera = camera_over_horse(&mut view, &prepared, &still(t1, &prepared));
+    let mut shadows = Vec::new();
+    for t in [t1, t2] {
+        let s = still(t, &prepared);
+        let off = with_shadows(&mut view, false, &s);
+        let on = with_shadows(&mut view, true, &s);
+        let e = expected(&view, &prepared);
+        let horse = grow(&e.horse, 2);
+        let dark: Mask = darkening(&on, &off).iter().map(|&d| d >= 30).collect();
+        shadows.push((and_not(&dark, &horse), and_not(&e.shadow, &horse)));
+    }
+    let (gpu1, cpu1) = &shadows[0];
+    let (gpu2, cpu2) = &shadows[1];
+    let (own1, own2) = (iou(gpu1, cpu1), iou(gpu2, cpu2));
+    let (cross1, cross2) = (iou(gpu1, cpu2), iou(gpu2, cpu1));
+    eprintln!(
+        "IoU with own pose {own1:.3} {own2:.3}, with the other {cross1:.3} {cross2:.3}, CPU poses {:.3}",
+        iou(cpu1, cpu2)
+    );
+    assert!(iou(cpu1, cpu2) < 0.85, "pick instants whose shadows differ");
+    assert!(own1 > 0.9 && own2 > 0.9, "the shadow should match the pose");
+    assert!(
+        own1 > cross1 + 0.15 && own2 > cross2 + 0.15,
+        "each shadow should match its own instant's pose best"
+    );
+}
+
+/// VAT, live skinning, the bone texture and CPU skinning draw the same
+/// shadowed picture of the same instant (the technique tests' limit; the
+/// static floor, another pose, must exceed it), and the shadows are in it.
+#[test]
+fn techniques_cast_the_same_shadows() {
+    let Some((mut view, prepared)) = view(16) else {
+        return;
+    };
+    let s = FrameSettings {
+        time: 1.0 + 0.43 / 30.0,
+        clip: prepared.clip,
+        ..FrameSettings::default()
+    };
+    let mut render = |kind| {
+        view.renderer.set_technique(kind).expect("technique builds");
+        with_shadows(&mut view, true, &s)
+    };
+    let vat = render(TechniqueKind::Vat);
+    let skinning = render(TechniqueKind::Skinning);
+    let bone = render(TechniqueKind::BoneTexture);
+    let cpu = render(TechniqueKind::Cpu);
+    let still = render(TechniqueKind::Static);
+    view.renderer
+        .set_technique(TechniqueKind::Vat)
+        .expect("technique builds");
+    let unshadowed = with_shadows(&mut view, false, &s);
+    let darker = darkening(&vat, &unshadowed)
+        .iter()
+        .filter(|&&d| d >= 30)
+        .count();
+    eprintln!("{darker} pixels darkened by shadows");
+    assert!(darker > 200, "the shadows should show ({darker} px)");
+    common::assert_images_agree(
+        "shadowed: ",
+        &vat,
+        &[
+            ("skinning", &skinning),
+            ("bone texture", &bone),
+            ("cpu", &cpu),
+        ],
+        &still,
+    );
+}
+
+/// A horse the camera's cull pass drops (its bounding sphere is wholly
+/// behind the camera) still casts its shadow into view: each cascade is
+/// culled from the sun. Fails when the casters are drawn from the camera's
+/// visible list.
+#[test]
+fn a_horse_out_of_view_casts_into_view() {
+    let Some((mut view, prepared)) = view(1) else {
+        return;
+    };
+    let s = still(1.3, &prepared);
+    view.render(&s).expect("render");
+    let frame = view.renderer.last_frame.expect("a frame was drawn");
+    let cull = view.renderer.culler().last_uniform().expect("culled");
+    let inst: Instance = crowd::generate(SEED, 0);
+    let place = instance_placement(
+        &inst,
+        0,
+        &frame,
+        &prepared.vat.clips,
+        &prepared.ground_speeds,
+        BehaviourView::Off,
+    )
+    .expect("loops have a CPU placement");
+    let centre = place.to_world(Vec3::from_slice(&cull.sphere[..3]), inst.scale);
+    let radius = cull.sphere[3] * inst.scale;
+    // The point of the shadow farthest from the sphere; the camera stands
+    // just outside the sphere on the line to it, looking at it.
+    let sun = crowd::sun_direction();
+    let tip = world_triangles(&prepared, &frame)
+        .iter()
+        .flatten()
+        .map(|p| onto_ground(*p, sun, frame.ground_y))
+        .max_by(|a, b| (*a - centre).length().total_cmp(&(*b - centre).length()))
+        .expect("a mesh");
+    let gap = (tip - centre).length() - radius;
+    assert!(
+        gap > 0.0,
+        "the shadow should reach beyond the bounding sphere"
+    );
+    let dir = (tip - centre).normalize();
+    let eye = centre + dir * (radius + 0.1 * gap);
+    view.camera = Camera {
+        target: tip,
+        yaw: (-dir.x).atan2(-dir.z),
+        pitch: (-dir.y).asin(),
+        distance: (tip - eye).length(),
+        fov_y: 50f32.to_radians(),
+    };
+    let off = with_shadows(&mut view, false, &s);
+    let on = with_shadows(&mut view, true, &s);
+    let gpu = view.renderer.gpu.clone();
+    let lists = view
+        .renderer
+        .culler()
+        .read_lists(&gpu)
+        .expect("read the visible lists");
+    let visible: usize = lists.entries.iter().map(Vec::len).sum();
+    let e = expected(&view, &prepared);
+    let core = and_not(&grow(&e.shadow, -2), &grow(&e.horse, 2));
+    let dark = darkening(&on, &off);
+    let core_n = count(&core);
+    let darker = (0..dark.len())
+        .filter(|&i| core[i] && dark[i] >= 30)
+        .count();
+    let _ = on.save_png(&std::env::temp_dir().join("stampede-shadow-culled.png"));
+    eprintln!(
+        "camera sees {visible} instances, horse {} px, shadow core {core_n} px, {darker} darker",
+        count(&e.horse)
+    );
+    assert_eq!(visible, 0, "the camera's cull pass should drop the horse");
+    assert_eq!(count(&e.horse), 0, "the horse should be out of view");
+    assert!(core_n > 200, "its shadow should be in view ({core_n} px)");
+    assert!(
+        darker * 100 >= core_n * 95,
+        "only {darker} of {core_n} shadowed pixels got darker"
+    );
+}
