@@ -44,6 +44,18 @@ pub enum ModelPick {
     File,
 }
 
+impl ModelPick {
+    /// The panel's pick for a loaded model.
+    pub fn of(choice: &crate::crowd::setup::ModelChoice) -> Self {
+        use crate::crowd::setup::ModelChoice;
+        match choice {
+            ModelChoice::Horse => Self::Horse,
+            ModelChoice::Bird => Self::Bird,
+            ModelChoice::File(_) => Self::File,
+        }
+    }
+}
+
 /// What the panel shows but does not edit.
 pub struct Stats<'a> {
     pub adapter: &'a str,

@@ -195,14 +195,6 @@ impl ApplicationHandler for App {
     }
 }
 
-fn pick_of(choice: &ModelChoice) -> ModelPick {
-    match choice {
-        ModelChoice::Horse => ModelPick::Horse,
-        ModelChoice::Bird => ModelPick::Bird,
-        ModelChoice::File(_) => ModelPick::File,
-    }
-}
-
 impl Running {
     fn new(event_loop: &ActiveEventLoop, args: &ViewerArgs, count: u32) -> anyhow::Result<Self> {
         let choice = ModelChoice::parse(&args.model);
@@ -301,7 +293,7 @@ impl Running {
             egui_wgpu::RendererOptions::default(),
         );
         let ui = UiState {
-            model: pick_of(&choice),
+            model: ModelPick::of(&choice),
             file_path: match &choice {
                 ModelChoice::File(p) => p.display().to_string(),
                 _ => String::new(),
@@ -395,7 +387,7 @@ impl Running {
                     Err(e) => {
                         log::warn!("could not load the model: {e:#}");
                         self.message = Some(format!("{e:#}"));
-                        self.ui.model = pick_of(&self.prepared.choice);
+                        self.ui.model = ModelPick::of(&self.prepared.choice);
                         self.ui.precision = self.prepared.vat.precision;
                         self.ui.motion = self.motion;
                     }
