@@ -85,6 +85,16 @@ fn screenshot_headless(args: &ViewerArgs, count: u32) -> anyhow::Result<()> {
     // flock is simulated on the GPU: a first frame brings it to the time).
     view.camera = view.renderer.camera_at(settings.time, settings.playback);
     if view.renderer.layout.motion == crate::crowd::Motion::Flock {
+        // Bring the flock to the time a second of steps per submission,
+        // without drawing it: all of them in one would outlast the
+        // read-back's patience on a CPU rasterizer.
+        view.renderer.hide_crowd = true;
+        let mut t = 1.0;
+        while t < settings.time {
+            view.draw_frame(&FrameSettings { time: t, ..settings })?;
+            t += 1.0;
+        }
+        view.renderer.hide_crowd = false;
         view.render(&settings)?;
         if let Some(c) = view.renderer.flock_camera() {
             view.camera = c;

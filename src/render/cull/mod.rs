@@ -34,6 +34,9 @@ struct Lists {
     out_group: wgpu::BindGroup,
     draw_group: wgpu::BindGroup,
     bytes: u64,
+    /// Made for one multi-draw (regions start at their first instance) or
+    /// for one draw per level (regions bound at dynamic offsets).
+    multi: bool,
 }
 
 pub struct Culler {
@@ -257,7 +260,11 @@ impl Culler {
     }
 
     fn ensure_lists(&mut self, device: &wgpu::Device, count: u32) {
-        if self.lists.as_ref().is_some_and(|l| l.capacity >= count) {
+        if self
+            .lists
+            .as_ref()
+            .is_some_and(|l| l.capacity >= count && l.multi == self.multi_draw)
+        {
             return;
         }
         self.lists = Some(self.make_lists(device, count, &self.params));
@@ -336,6 +343,7 @@ impl Culler {
             out_group,
             draw_group,
             bytes,
+            multi: self.multi_draw,
         }
     }
 
@@ -439,7 +447,7 @@ impl Culler {
                 args: &lists.args,
                 levels: self.levels.len().clamp(1, MAX_LEVELS) as u32,
                 group: &lists.draw_group,
-                region_bytes: (!self.multi_draw).then_some(lists.region * 4),
+                region_bytes: (!lists.multi).then_some(lists.region * 4),
             },
             _ => CrowdDraw::Direct {
                 count,

@@ -57,7 +57,11 @@ impl Culler {
         if !self.settings.indirect() || count == 0 {
             return;
         }
-        if target.lists.as_ref().is_none_or(|l| l.capacity < count) {
+        if target
+            .lists
+            .as_ref()
+            .is_none_or(|l| l.capacity < count || l.multi != self.multi_draw)
+        {
             target.lists = Some(self.make_lists(ctx.device, count, &target.params));
         }
         self.crowd.update(ctx);
