@@ -91,7 +91,10 @@ fn screenshot_headless(args: &ViewerArgs, count: u32) -> anyhow::Result<()> {
         view.renderer.hide_crowd = true;
         let mut t = 1.0;
         while t < settings.time {
-            view.draw_frame(&FrameSettings { time: t, ..settings })?;
+            view.draw_frame(&FrameSettings {
+                time: t,
+                ..settings
+            })?;
             t += 1.0;
         }
         view.renderer.hide_crowd = false;
