@@ -39,6 +39,13 @@ struct Lists {
     multi: bool,
 }
 
+impl Lists {
+    /// GPU bytes of the visible list and the arguments with their template.
+    fn gpu_bytes(&self) -> u64 {
+        self.visible.size() + 2 * self.bytes
+    }
+}
+
 pub struct Culler {
     pipeline: wgpu::ComputePipeline,
     clip_group: wgpu::BindGroup,
@@ -252,22 +259,38 @@ impl Culler {
     /// The instances and triangles the last read-back frame drew, when the
     /// crowd was culled.
     pub fn stats(&self) -> Option<CullStats> {
-        self.last_stats()
-    }
-
-    fn last_stats(&self) -> Option<CullStats> {
         self.readback.last
     }
 
-    fn ensure_lists(&mut self, device: &wgpu::Device, count: u32) {
-        if self
-            .lists
+    /// Culls `count` instances seen from `view` into `lists` (made again
+    /// when too small or made for the other draw mode), the pass reading
+    /// its parameters from `params`. Call after `self.crowd.update`.
+    /// Returns the parameters, or `None` when nothing was recorded.
+    #[allow(clippy::too_many_arguments)]
+    fn cull_into(
+        &self,
+        ctx: &FrameContext<'_>,
+        encoder: &mut wgpu::CommandEncoder,
+        frame_group: &wgpu::BindGroup,
+        view: &CullView,
+        count: u32,
+        params: &wgpu::Buffer,
+        lists: &mut Option<Lists>,
+    ) -> Option<CullUniform> {
+        if lists
             .as_ref()
-            .is_some_and(|l| l.capacity >= count && l.multi == self.multi_draw)
+            .is_none_or(|l| l.capacity < count || l.multi != self.multi_draw)
         {
-            return;
+            *lists = Some(self.make_lists(ctx.device, count, params));
         }
-        self.lists = Some(self.make_lists(device, count, &self.params));
+        let (Some(lists), Some(crowd_group)) = (lists.as_ref(), self.crowd.get()) else {
+            return None;
+        };
+        let uniform = self.uniform(view, count, lists.region);
+        ctx.queue
+            .write_buffer(params, 0, bytemuck::bytes_of(&uniform));
+        self.dispatch(encoder, frame_group, crowd_group, lists, count);
+        Some(uniform)
     }
 
     /// Lists for `count` instances whose pass reads its parameters from
@@ -374,18 +397,23 @@ impl Culler {
                 *view
             }
         };
-        self.ensure_lists(ctx.device, count);
         self.crowd.update(ctx);
-        let (Some(lists), Some(crowd_group)) = (&self.lists, self.crowd.get()) else {
-            return;
-        };
-        let uniform = self.uniform(&view, count, lists.region);
-        ctx.queue
-            .write_buffer(&self.params, 0, bytemuck::bytes_of(&uniform));
-        self.last_uniform = Some(uniform);
-        self.dispatch(encoder, frame_group, crowd_group, lists, count);
-        self.readback.copy(encoder, &lists.args, lists.bytes);
-        self.culled_this_frame = true;
+        let mut lists = self.lists.take();
+        let uniform = self.cull_into(
+            ctx,
+            encoder,
+            frame_group,
+            &view,
+            count,
+            &self.params,
+            &mut lists,
+        );
+        self.lists = lists;
+        if let (Some(uniform), Some(lists)) = (uniform, &self.lists) {
+            self.last_uniform = Some(uniform);
+            self.readback.copy(encoder, &lists.args, lists.bytes);
+            self.culled_this_frame = true;
+        }
     }
 
     /// The pass's parameters for `view`.
@@ -470,8 +498,6 @@ impl Culler {
 
     /// GPU bytes of the lists and arguments.
     pub fn gpu_memory_bytes(&self) -> u64 {
-        self.lists.as_ref().map_or(0, |l| {
-            l.region as u64 * 4 * self.levels.len().max(1) as u64 + 2 * l.bytes
-        }) + self.params.size()
+        self.lists.as_ref().map_or(0, Lists::gpu_bytes) + self.params.size()
     }
 }

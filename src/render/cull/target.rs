@@ -18,11 +18,7 @@ pub struct CullTarget {
 impl CullTarget {
     /// GPU bytes of its lists, arguments and parameters.
     pub fn gpu_memory_bytes(&self) -> u64 {
-        self.params.size()
-            + self
-                .lists
-                .as_ref()
-                .map_or(0, |l| l.visible.size() + 2 * l.bytes)
+        self.params.size() + self.lists.as_ref().map_or(0, Lists::gpu_bytes)
     }
 }
 
@@ -57,22 +53,18 @@ impl Culler {
         if !self.settings.indirect() || count == 0 {
             return;
         }
-        if target
-            .lists
-            .as_ref()
-            .is_none_or(|l| l.capacity < count || l.multi != self.multi_draw)
-        {
-            target.lists = Some(self.make_lists(ctx.device, count, &target.params));
-        }
         self.crowd.update(ctx);
-        let (Some(lists), Some(crowd_group)) = (&target.lists, self.crowd.get()) else {
-            return;
-        };
-        let uniform = self.uniform(view, count, lists.region);
-        ctx.queue
-            .write_buffer(&target.params, 0, bytemuck::bytes_of(&uniform));
-        self.dispatch(encoder, frame_group, crowd_group, lists, count);
-        target.culled = true;
+        target.culled = self
+            .cull_into(
+                ctx,
+                encoder,
+                frame_group,
+                view,
+                count,
+                &target.params,
+                &mut target.lists,
+            )
+            .is_some();
     }
 
     /// How to draw `target`'s view after `encode_target`.

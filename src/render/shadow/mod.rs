@@ -8,7 +8,7 @@
 mod pass;
 
 use super::cull::{CullTarget, Culler};
-use super::pipeline::bind_group;
+use super::pipeline::{bind_group, storage_entry};
 use super::techniques::SHADOW_FORMAT;
 use super::timing::GpuTimer;
 use crate::crowd::FrameUniform;
@@ -27,24 +27,12 @@ pub fn frame_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
         label: Some("frame layout"),
         entries: &[
             wgpu::BindGroupLayoutEntry {
-                binding: 0,
                 visibility: wgpu::ShaderStages::VERTEX_FRAGMENT | wgpu::ShaderStages::COMPUTE,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Storage { read_only: true },
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
+                ..storage_entry(0)
             },
             wgpu::BindGroupLayoutEntry {
-                binding: 1,
                 visibility: fragment,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Storage { read_only: true },
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
+                ..storage_entry(1)
             },
             wgpu::BindGroupLayoutEntry {
                 binding: 2,
