@@ -19,7 +19,8 @@ struct CullParams {
     level_error: vec4<f32>,
     count: u32,
     levels: u32,
-    // 1 = frustum, 2 = mesh LOD, 4 = nearest-frame animation LOD.
+    // 1 = frustum, 2 = mesh LOD, 4 = nearest-frame animation LOD, 8 =
+    // receivers.
     flags: u32,
     budget_px: f32,
     // Entries per level in the visible list.
@@ -27,6 +28,10 @@ struct CullParams {
     nearest_error: f32,
     orthographic: u32,
     _pad: u32,
+    // With flag 8 (a light's view): the planes of the volume shadows are
+    // seen in, as `planes`, and the direction shadows travel.
+    receivers: array<vec4<f32>, 6>,
+    sweep: vec4<f32>,
 };
 
 // Read-only storage, not uniform, for the reason `frame` is (common.wgsl):
@@ -62,6 +67,17 @@ fn cull_instance(centre: vec3<f32>, radius: f32, scale: f32) -> u32 {
         }
         if margin < 0.0 {
             return CULLED;
+        }
+    }
+    // A caster is needed only if its sphere, swept along the light, can
+    // reach the receivers: not when it is wholly outside one of their
+    // planes and the light carries it no closer.
+    if (cull.flags & 8u) != 0u {
+        for (var i = 0u; i < 6u; i++) {
+            let p = cull.receivers[i];
+            if dot(p.xyz, centre) + p.w + radius < 0.0 && dot(p.xyz, cull.sweep.xyz) <= 0.0 {
+                return CULLED;
+            }
         }
     }
     var level = 0u;

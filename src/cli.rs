@@ -299,7 +299,7 @@ impl ShadowArgs {
             enabled: self.shadows.is_on(),
             cascades: self.shadow_cascades,
             resolution: self.shadow_resolution,
-            debug_tint: false,
+            ..Default::default()
         }
     }
 }

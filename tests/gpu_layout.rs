@@ -318,6 +318,8 @@ fn rust_mirrors_match_their_wgsl_structs() {
             nearest_error,
             orthographic,
             _pad,
+            receivers,
+            sweep,
         }),
         &wgsl_layout(&cull, "CullParams"),
     ));

@@ -23,6 +23,9 @@ pub const NEAREST_BIT: u32 = 1 << 31;
 pub const FLAG_FRUSTUM: u32 = 1;
 pub const FLAG_LOD: u32 = 2;
 pub const FLAG_ANIM_LOD: u32 = 4;
+/// Also cull by the receivers' volume swept along the light
+/// ([`CullView::receivers`]).
+pub const FLAG_RECEIVERS: u32 = 8;
 
 /// What the user chose.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -80,6 +83,18 @@ pub struct CullView {
     pub pixel_scale: f32,
     /// Errors project without dividing by distance.
     pub orthographic: bool,
+    /// For a light's view: where shadows are seen, so that only casters
+    /// whose shadow can land there are kept.
+    pub receivers: Option<Receivers>,
+}
+
+/// The volume shadows can be seen in (the camera's frustum) and the
+/// direction shadows travel (away from the sun). A caster is needed only
+/// if its bounding sphere, swept along that direction, reaches the volume.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Receivers {
+    pub view_proj: Mat4,
+    pub sweep: Vec3,
 }
 
 /// Mirrors `CullParams` in shaders/cull.wgsl.
@@ -106,6 +121,10 @@ pub struct CullUniform {
     /// 1 = orthographic view.
     pub orthographic: u32,
     pub _pad: u32,
+    /// With [`FLAG_RECEIVERS`]: the receivers' planes, as `planes`.
+    pub receivers: [[f32; 4]; 6],
+    /// xyz = the direction shadows travel (unit).
+    pub sweep: [f32; 4],
 }
 
 /// The six planes of `view_proj` (clip space with depth 0..1, the renderer's convention), normalized.
@@ -129,6 +148,15 @@ pub fn sphere_margin(planes: &[Vec4; 6], centre: Vec3, radius: f32) -> f32 {
         .fold(f32::INFINITY, f32::min)
 }
 
+/// Whether the sphere swept from `centre` along `sweep` (to infinity) can
+/// reach the inside of `planes`: false when it starts wholly outside one
+/// plane and moves no closer to it.
+pub fn sweep_reaches(planes: &[Vec4; 6], centre: Vec3, radius: f32, sweep: Vec3) -> bool {
+    planes
+        .iter()
+        .all(|p| p.truncate().dot(centre) + p.w + radius >= 0.0 || p.truncate().dot(sweep) > 0.0)
+}
+
 impl CullUniform {
     pub fn new(
         view: &CullView,
@@ -143,6 +171,14 @@ impl CullUniform {
         let mut errors = [0.0; 4];
         let levels = level_error.len().clamp(1, MAX_LEVELS);
         errors[..levels].copy_from_slice(&level_error[..levels]);
+        let (receivers, sweep, receiver_flag) = match view.receivers {
+            Some(r) if settings.culling => (
+                frustum_planes(r.view_proj).map(|p| p.to_array()),
+                r.sweep.normalize_or_zero().extend(0.0).to_array(),
+                FLAG_RECEIVERS,
+            ),
+            _ => ([[0.0; 4]; 6], [0.0; 4], 0),
+        };
         Self {
             planes,
             eye: view.eye.extend(view.pixel_scale).to_array(),
@@ -150,12 +186,14 @@ impl CullUniform {
             level_error: errors,
             count,
             levels: levels as u32,
-            flags: settings.flags(),
+            flags: settings.flags() | receiver_flag,
             budget_px: settings.lod_error_px.max(0.0),
             region,
             nearest_error,
             orthographic: view.orthographic as u32,
             _pad: 0,
+            receivers,
+            sweep,
         }
     }
 
@@ -177,6 +215,13 @@ impl CullUniform {
         let planes = self.planes.map(Vec4::from_array);
         if self.flags & FLAG_FRUSTUM != 0 && sphere_margin(&planes, centre, radius) < 0.0 {
             return None;
+        }
+        if self.flags & FLAG_RECEIVERS != 0 {
+            let receivers = self.receivers.map(Vec4::from_array);
+            let sweep = Vec4::from_array(self.sweep).truncate();
+            if !sweep_reaches(&receivers, centre, radius, sweep) {
+                return None;
+            }
         }
         let mut level = 0;
         if self.flags & FLAG_LOD != 0 {
@@ -208,6 +253,7 @@ mod tests {
             eye: Vec3::new(0.0, 0.0, 10.0),
             pixel_scale: 100.0 / (30f32.to_radians()).tan(),
             orthographic: false,
+            receivers: None,
         }
     }
 
@@ -295,5 +341,72 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn receivers_keep_casters_whose_shadow_reaches_the_view() {
+        // The camera looks down -Z from z = 10 (60°, near 0.1, far 100);
+        // shadows travel down and towards +X.
+        let sweep = Vec3::new(1.0, -1.0, 0.0).normalize();
+        let light = CullView {
+            receivers: Some(Receivers {
+                view_proj: view().view_proj,
+                sweep,
+            }),
+            // A light box that takes in everything, so only the
+            // receivers decide.
+            view_proj: glam::camera::rh::proj::directx::orthographic(
+                -500.0, 500.0, -500.0, 500.0, -500.0, 500.0,
+            ),
+            ..view()
+        };
+        let u = CullUniform::new(
+            &light,
+            &CullSettings::default(),
+            (Vec3::ZERO, 1.0),
+            &[0.0],
+            0.0,
+            1,
+            64,
+        );
+        assert_ne!(u.flags & FLAG_RECEIVERS, 0);
+        // In view: kept.
+        assert!(u.cull(Vec3::ZERO, 1.0, 1.0).is_some());
+        // Left of the view and above it: its shadow moves right and down
+        // into the view.
+        assert!(u.cull(Vec3::new(-30.0, 30.0, 0.0), 1.0, 1.0).is_some());
+        // Right of the view: its shadow moves further right.
+        assert!(u.cull(Vec3::new(30.0, 0.0, 0.0), 1.0, 1.0).is_none());
+        // Behind the camera: shadows never travel along -Z... nor +Z.
+        assert!(u.cull(Vec3::new(0.0, 0.0, 30.0), 1.0, 1.0).is_none());
+        // Below the view: moves further down.
+        assert!(u.cull(Vec3::new(0.0, -30.0, 0.0), 1.0, 1.0).is_none());
+        // Culling off keeps them all; no receivers keeps them too.
+        let off = CullUniform::new(
+            &light,
+            &CullSettings {
+                culling: false,
+                ..Default::default()
+            },
+            (Vec3::ZERO, 1.0),
+            &[0.0],
+            0.0,
+            1,
+            64,
+        );
+        assert!(off.cull(Vec3::new(30.0, 0.0, 0.0), 1.0, 1.0).is_some());
+        let plain = CullUniform::new(
+            &CullView {
+                receivers: None,
+                ..light
+            },
+            &CullSettings::default(),
+            (Vec3::ZERO, 1.0),
+            &[0.0],
+            0.0,
+            1,
+            64,
+        );
+        assert!(plain.cull(Vec3::new(30.0, 0.0, 0.0), 1.0, 1.0).is_some());
     }
 }

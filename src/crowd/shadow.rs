@@ -25,6 +25,9 @@ pub struct ShadowSettings {
     pub resolution: u32,
     /// Tint receivers by the cascade that shadows them.
     pub debug_tint: bool,
+    /// Keep only casters whose shadow can land in the camera's view (off:
+    /// every caster inside a cascade's box, for comparison).
+    pub cull_to_view: bool,
 }
 
 impl Default for ShadowSettings {
@@ -34,6 +37,7 @@ impl Default for ShadowSettings {
             cascades: 3,
             resolution: 2048,
             debug_tint: false,
+            cull_to_view: true,
         }
     }
 }
@@ -88,6 +92,8 @@ pub struct CameraFrustum {
     pub near: f32,
     /// The farthest distance that gets shadows.
     pub far: f32,
+    /// The camera's whole view-projection: where shadows can be seen.
+    pub view_proj: Mat4,
 }
 
 /// Where the casters may be: between the ground and `top` (world y).
@@ -251,6 +257,7 @@ mod tests {
             aspect: 1.6,
             near: 0.1,
             far: 60.0,
+            view_proj: Mat4::IDENTITY,
         }
     }
 

@@ -50,6 +50,7 @@ impl Renderer {
             aspect: self.aspect(),
             near,
             far: far.min(reach).max(near * 2.0),
+            view_proj: camera.view_proj(self.aspect()),
         }
     }
 
@@ -102,6 +103,7 @@ impl Renderer {
             eye: camera.eye(),
             pixel_scale: height * 0.5 / (camera.fov_y * 0.5).tan().max(1e-6),
             orthographic: false,
+            receivers: None,
         }
     }
 

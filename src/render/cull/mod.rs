@@ -206,39 +206,7 @@ impl Culler {
     /// Reads the last pass's arguments and visible list back, waiting for
     /// the GPU (tests and diagnostics, never per frame).
     pub fn read_lists(&self, gpu: &crate::gpu::GpuContext) -> Result<VisibleLists, GpuError> {
-        let Some(lists) = &self.lists else {
-            return Ok(VisibleLists::default());
-        };
-        let staging = |label, size| {
-            gpu.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size,
-                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            })
-        };
-        let args = staging("cull args copy", lists.bytes);
-        let visible = staging("visible list copy", lists.visible.size());
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        encoder.copy_buffer_to_buffer(&lists.args, 0, &args, 0, lists.bytes);
-        encoder.copy_buffer_to_buffer(&lists.visible, 0, &visible, 0, lists.visible.size());
-        gpu.queue.submit([encoder.finish()]);
-        let words: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu.read(&args, lists.bytes)?);
-        let all: Vec<u32> =
-            bytemuck::pod_collect_to_vec(&gpu.read(&visible, lists.visible.size())?);
-        let entries = words
-            .chunks_exact(ARGS_WORDS)
-            .enumerate()
-            .map(|(l, a)| {
-                let start = (l * lists.region as usize).min(all.len());
-                let end = (start + a[1] as usize).min(all.len());
-                all[start..end].to_vec()
-            })
-            .collect();
-        Ok(VisibleLists {
-            args: words,
-            entries,
-        })
+        readback::read_lists(self.lists.as_ref(), gpu)
     }
 
     /// Group 3 of every technique's crowd pipeline: the visible list.

@@ -13,9 +13,25 @@ pub struct CullTarget {
     lists: Option<Lists>,
     /// Whether the last `encode_target` culled (its draws are indirect).
     culled: bool,
+    /// The parameters of its last pass (tests).
+    last_uniform: Option<CullUniform>,
 }
 
 impl CullTarget {
+    /// The parameters of its last pass (`None` before the first).
+    pub fn last_uniform(&self) -> Option<CullUniform> {
+        self.last_uniform
+    }
+
+    /// Reads its last pass's arguments and visible list back, waiting for
+    /// the GPU (tests and diagnostics).
+    pub fn read_lists(
+        &self,
+        gpu: &crate::gpu::GpuContext,
+    ) -> Result<super::VisibleLists, crate::gpu::GpuError> {
+        super::readback::read_lists(self.lists.as_ref(), gpu)
+    }
+
     /// GPU bytes of its lists, arguments and parameters.
     pub fn gpu_memory_bytes(&self) -> u64 {
         self.params.size() + self.lists.as_ref().map_or(0, Lists::gpu_bytes)
@@ -34,6 +50,7 @@ impl Culler {
             }),
             lists: None,
             culled: false,
+            last_uniform: None,
         }
     }
 
@@ -54,17 +71,16 @@ impl Culler {
             return;
         }
         self.crowd.update(ctx);
-        target.culled = self
-            .cull_into(
-                ctx,
-                encoder,
-                frame_group,
-                view,
-                count,
-                &target.params,
-                &mut target.lists,
-            )
-            .is_some();
+        target.last_uniform = self.cull_into(
+            ctx,
+            encoder,
+            frame_group,
+            view,
+            count,
+            &target.params,
+            &mut target.lists,
+        );
+        target.culled = target.last_uniform.is_some();
     }
 
     /// How to draw `target`'s view after `encode_target`.

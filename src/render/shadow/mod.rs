@@ -273,6 +273,11 @@ impl ShadowMaps {
         );
     }
 
+    /// The cull outputs of the cascades in use (tests and diagnostics).
+    pub fn cascade_targets(&self) -> &[CullTarget] {
+        &self.targets[..self.maps.count as usize]
+    }
+
     /// The map side in use.
     pub fn side(&self) -> u32 {
         self.maps.side

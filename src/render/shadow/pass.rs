@@ -4,7 +4,7 @@
 
 use super::{CASTER_STRIDE, ShadowMaps};
 use crate::crowd::Motion;
-use crate::crowd::cull::CullView;
+use crate::crowd::cull::{CullView, Receivers};
 use crate::crowd::shadow::{CameraFrustum, CasterBand, CasterUniform, fit_cascades};
 use crate::render::cull::Culler;
 use crate::render::techniques::{CrowdPass, FrameContext, Technique};
@@ -71,6 +71,10 @@ impl ShadowMaps {
                 eye: c.view_proj.inverse().project_point3(glam::Vec3::ZERO),
                 pixel_scale: c.texels_per_unit(),
                 orthographic: true,
+                receivers: self.settings.cull_to_view.then_some(Receivers {
+                    view_proj: frustum.view_proj,
+                    sweep: -sun,
+                }),
             };
             culler.encode_target(
                 ctx,
