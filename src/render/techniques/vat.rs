@@ -8,7 +8,7 @@ use super::{CrowdDraw, CrowdPass, CrowdPipelines};
 use super::{
     BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd,
 };
-use crate::render::pipeline::{bind_group, storage_entry, texture_entry, uniform_entry};
+use crate::render::pipeline::{bind_group, storage_entry, texture_entry};
 use crate::vat::{Precision, Vat, VatClip, packed};
 use wgpu::util::DeviceExt;
 
@@ -125,7 +125,7 @@ impl VatResources {
         let (format, second_entry) = match vat.precision {
             Precision::F16 => (wgpu::TextureFormat::Rgba16Float, array_entry(1, float)),
             Precision::F32 => (wgpu::TextureFormat::Rgba32Float, array_entry(1, float)),
-            Precision::Packed => (wgpu::TextureFormat::Rgba16Uint, uniform_entry(1)),
+            Precision::Packed => (wgpu::TextureFormat::Rgba16Uint, storage_entry(1)),
         };
         let first_type = match vat.precision {
             Precision::Packed => wgpu::TextureSampleType::Uint,
@@ -145,7 +145,7 @@ impl VatResources {
                         min: vat.bounds.min.extend(0.0).to_array(),
                         step: packed::step(&vat.bounds).extend(0.0).to_array(),
                     }),
-                    usage: wgpu::BufferUsages::UNIFORM,
+                    usage: wgpu::BufferUsages::STORAGE,
                 },
             )),
             _ => Second::Normals(upload("vat normals", format, vat.normals.bytes())),
