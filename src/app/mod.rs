@@ -9,6 +9,8 @@ mod model_ui;
 pub mod recent;
 pub mod shadow_ui;
 mod ui;
+#[cfg(test)]
+mod ui_test;
 mod window;
 
 use crate::crowd::setup::{ModelChoice, load_with};

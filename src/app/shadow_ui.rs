@@ -61,3 +61,62 @@ pub fn shadow_section(ui: &mut egui::Ui, s: &mut ShadowSettings, view: &ShadowVi
             );
         });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::ui_test::Harness;
+
+    /// The section as a user meets it: collapsed, then opened; each
+    /// control changes the setting it names.
+    #[test]
+    fn every_control_sets_its_setting() {
+        let mut s = ShadowSettings::default();
+        let view = ShadowView {
+            gpu_ms: Some(1.25),
+            gpu_bytes: 48_000_000,
+        };
+        let mut h = Harness::new();
+        macro_rules! ui {
+            () => {
+                |ui: &mut egui::Ui| shadow_section(ui, &mut s, &view)
+            };
+        }
+        h.show(ui!());
+        assert!(h.find("Shadows").is_some(), "{:?}", h.labels());
+        assert!(h.find("sun shadows").is_none(), "collapsed at first");
+        h.click("Shadows", ui!());
+        assert!(h.find("sun shadows").is_some(), "opened: {:?}", h.labels());
+        assert!(h.shows("1.25 ms/frame"), "{:?}", h.labels());
+        assert!(h.shows("48.0 MB"), "{:?}", h.labels());
+
+        h.click("1024²", ui!());
+        assert_eq!(s.resolution, 1024);
+        h.click("4096²", ui!());
+        assert_eq!(s.resolution, 4096);
+
+        // The cascades slider's rail: its left end is one cascade, its
+        // right end four.
+        assert!(h.shows("cascades"));
+        h.click_slider_at(0, 0.02, ui!());
+        assert_eq!(s.cascades, 1);
+        h.click_slider_at(0, 0.98, ui!());
+        assert_eq!(s.cascades, MAX_CASCADES as u32);
+
+        h.click("tint by cascade", ui!());
+        assert!(s.debug_tint);
+        // One colour key per cascade in use.
+        for i in 1..=MAX_CASCADES {
+            assert!(h.shows_exactly(&i.to_string()), "key {i}: {:?}", h.labels());
+        }
+
+        h.click("sun shadows", ui!());
+        assert!(!s.enabled);
+        assert!(h.shows("n/a"), "no shadow time when off: {:?}", h.labels());
+        // Off, the other controls do nothing.
+        h.click("1024²", ui!());
+        assert_eq!(s.resolution, 4096);
+        h.click("sun shadows", ui!());
+        assert!(s.enabled);
+    }
+}
