@@ -296,6 +296,7 @@ impl Behaviour {
             return None;
         };
         let spacing = clips.params(self.seed, &self.settings, self.length).spacing;
+        let spacing = crate::crowd::herd::formation_spacing(spacing, count);
         Some(crate::crowd::herd::formation_box(count, spacing))
     }
 

@@ -4,6 +4,7 @@
 use super::{Camera, Renderer};
 use crate::Aabb;
 use crate::crowd::Motion;
+use crate::crowd::placement::Placement;
 
 impl Renderer {
     /// Keeps the left `pixels` of the target for something drawn on top
@@ -29,7 +30,7 @@ impl Renderer {
     /// A view of the herd at scene time `time` (with `playback`), from
     /// ahead and to the side. A herd small enough to fit is framed whole
     /// from a front three-quarter view, a little above, as close as every
-    /// horse's box fits (a single horse fills a good part of the view, a
+    /// horse's outline fits (a single horse fills a good part of the view, a
     /// few horses come towards the camera); a larger one is seen low and
     /// nearly side-on from beside its front third, close enough that the
     /// nearest horses read as horses and the rest recede into the fog.
@@ -70,7 +71,20 @@ impl Renderer {
                     pitch: SMALL_HERD_PITCH,
                     ..Camera::default()
                 };
-                fit_horses(&mut camera, &positions, forward, ground, size, aspect);
+                let shape = silhouette(&self.vat);
+                let seed = self.crowd.seed();
+                let horses: Vec<Placement> = positions
+                    .iter()
+                    .map(|p| Placement {
+                        origin: glam::Vec3::new(p.x, ground, p.y),
+                        forward: glam::Vec3::new(forward.x, 0.0, forward.y),
+                        up: glam::Vec3::Y,
+                    })
+                    .collect();
+                let scales: Vec<f32> = (0..count)
+                    .map(|i| crate::crowd::generate(seed, i).scale)
+                    .collect();
+                fit_horses(&mut camera, &horses, &scales, &shape, size, aspect);
                 camera
             })
             .filter(|c| c.distance <= crowd_view);
@@ -181,37 +195,69 @@ impl Renderer {
 /// to see the horses from the side.
 const SMALL_HERD_PITCH: f32 = 0.3;
 
+/// A model's outline as a few points in model space: every vertex at
+/// eight instants of every baked clip, reduced to the extremes along 26
+/// directions (a k-DOP), so the outline of any posed instance projects
+/// within theirs, near enough.
+fn silhouette(vat: &crate::vat::Vat) -> Vec<glam::Vec3> {
+    let mut points = Vec::new();
+    for clip in &vat.clips {
+        for q in 0..8 {
+            let frame = clip.frame_count.saturating_sub(1) * q / 8;
+            points.extend(
+                (0..vat.layout.vertex_count)
+                    .map(|v| vat.position(vat.layout.texel_index(clip, frame, v))),
+            );
+        }
+    }
+    let mut extremes: Vec<glam::Vec3> = Vec::new();
+    for a in -1i32..=1 {
+        for b in -1i32..=1 {
+            for c in -1i32..=1 {
+                let d = glam::Vec3::new(a as f32, b as f32, c as f32);
+                if d == glam::Vec3::ZERO {
+                    continue;
+                }
+                let best = points
+                    .iter()
+                    .copied()
+                    .max_by(|p, q| p.dot(d).total_cmp(&q.dot(d)));
+                if let Some(p) = best
+                    && !extremes.contains(&p)
+                {
+                    extremes.push(p);
+                }
+            }
+        }
+    }
+    extremes
+}
+
 /// Aims `camera` (its yaw, pitch and field of view kept) at the middle of
-/// the horses at `positions` (heading `forward`, on the ground at `ground`,
-/// of size `size`) and sets the least distance at which every horse's box
-/// is inside the view.
+/// the horses placed at `horses` (with `scales`) and sets the least distance
+/// at which every horse's outline (`shape`, model space) is inside the
+/// view. `size` is the model's size (the search's scale).
 fn fit_horses(
     camera: &mut Camera,
-    positions: &[glam::Vec2],
-    forward: glam::Vec2,
-    ground: f32,
+    horses: &[Placement],
+    scales: &[f32],
+    shape: &[glam::Vec3],
     size: f32,
     aspect: f32,
 ) {
-    let (lo, hi) = positions.iter().fold(
-        (glam::Vec2::splat(f32::MAX), glam::Vec2::splat(f32::MIN)),
+    let points: Vec<glam::Vec3> = horses
+        .iter()
+        .zip(scales)
+        .flat_map(|(h, &s)| shape.iter().map(move |p| h.to_world(*p, s)))
+        .collect();
+    if points.is_empty() {
+        return;
+    }
+    let (lo, hi) = points.iter().fold(
+        (glam::Vec3::splat(f32::MAX), glam::Vec3::splat(f32::MIN)),
         |(lo, hi), p| (lo.min(*p), hi.max(*p)),
     );
-    let middle = (lo + hi) * 0.5;
-    camera.target = glam::Vec3::new(middle.x, ground + size * 0.25, middle.y);
-    // A horse's box: about 0.8 sizes long (the size is the diagonal over
-    // every frame), a fifth wide and 0.6 high.
-    let right = glam::Vec2::new(-forward.y, forward.x);
-    let (along, across) = (forward * size * 0.42, right * size * 0.12);
-    let corners = |p: glam::Vec2| {
-        [-1.0f32, 1.0].into_iter().flat_map(move |a| {
-            [-1.0f32, 1.0].into_iter().flat_map(move |b| {
-                let q = p + along * a + across * b;
-                [0.0, size * 0.6].map(|h| glam::Vec3::new(q.x, ground + h, q.y))
-            })
-        })
-    };
-    let points: Vec<glam::Vec3> = positions.iter().flat_map(|p| corners(*p)).collect();
+    camera.target = (lo + hi) * 0.5;
     let fits = |camera: &Camera| {
         let view_proj = camera.view_proj(aspect);
         points.iter().all(|c| {
@@ -220,10 +266,8 @@ fn fit_horses(
         })
     };
     // Moving back draws every point towards the target on screen: bisect
-    // between a distance that fits and one that does not; then aim at the
-    // middle of what is seen, and fit again (perspective puts the near
-    // horses off to one side).
-    for _ in 0..3 {
+    // between a distance that fits and one that does not.
+    let tighten = |camera: &mut Camera| {
         let (mut near, mut far) = (size * 0.5, size * 4.0);
         camera.distance = far;
         while !fits(camera) && far < size * 1e4 {
@@ -238,7 +282,13 @@ fn fit_horses(
                 near = camera.distance;
             }
         }
-        camera.distance = far * 1.03;
+        camera.distance = far;
+    };
+    // Then aim at the middle of what is seen (perspective puts the near
+    // horses off to one side) and fit again, until the two settle; the
+    // last fit is at the last aim, with a small margin.
+    for _ in 0..6 {
+        tighten(camera);
         let view_proj = camera.view_proj(aspect);
         let (lo, hi) = points.iter().fold(
             (glam::Vec2::splat(f32::MAX), glam::Vec2::splat(f32::MIN)),
@@ -251,13 +301,8 @@ fn fit_horses(
         let mid = (lo + hi) * 0.5;
         let target = view_proj * camera.target.extend(1.0);
         let depth = target.z / target.w;
-        let moved = view_proj.inverse().project_point3(mid.extend(depth));
-        camera.target = moved;
+        camera.target = view_proj.inverse().project_point3(mid.extend(depth));
     }
-    // The last aim moved the view: fit once more at it.
-    let mut far = camera.distance;
-    while !fits(camera) && far < size * 1e4 {
-        far *= 1.05;
-        camera.distance = far;
-    }
+    tighten(camera);
+    camera.distance *= 1.03;
 }

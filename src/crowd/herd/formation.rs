@@ -36,6 +36,37 @@ pub fn formation_slot(index: u32, spacing: f32) -> Vec2 {
     Vec2::new(a.cos(), a.sin()) * r * FORMATION_ASPECT + jitter * FORMATION_JITTER * spacing
 }
 
+/// Herds of up to this many run closer together than the spiral's scale
+/// alone would put them (see [`formation_spacing`]).
+pub const SMALL_HERD: u32 = 20;
+
+/// How far the closest pair of a small herd stays outside the spacing rule
+/// (along the path by a spacing, or across it by `spacing / 2.5`).
+const SMALL_HERD_MARGIN: f32 = 1.1;
+
+/// How far apart the slots of a herd of `count` are put: `spacing`, but for
+/// a small herd closer, until its closest pair is just outside the spacing
+/// rule. The spiral's first turns leave wide gaps (two or three horses
+/// would otherwise run three spacings apart), so a band of a few horses
+/// runs together the way a small herd does, and the opening view frames
+/// it larger. Larger herds keep `spacing` (their slots never move when the
+/// herd grows).
+pub fn formation_spacing(spacing: f32, count: u32) -> f32 {
+    if !(2..=SMALL_HERD).contains(&count) {
+        return spacing;
+    }
+    let slots: Vec<Vec2> = (0..count).map(|i| formation_slot(i, 1.0)).collect();
+    let mut closest = f32::MAX;
+    for (i, a) in slots.iter().enumerate() {
+        for b in &slots[i + 1..] {
+            let d = *a - *b;
+            // In units of the rule: 1 = just meets it.
+            closest = closest.min(d.y.abs().max(d.x.abs() * 2.5));
+        }
+    }
+    spacing * (SMALL_HERD_MARGIN / closest).min(1.0)
+}
+
 /// The herd's half extent (x across, y along) for `count` horses.
 pub fn formation_extent(count: u32, spacing: f32) -> Vec2 {
     SCALE * spacing * (count.max(1) as f32).sqrt() * FORMATION_ASPECT

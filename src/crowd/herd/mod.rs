@@ -24,7 +24,8 @@ mod formation;
 mod path;
 
 pub use formation::{
-    FORMATION_ASPECT, FORMATION_JITTER, formation_box, formation_extent, formation_slot,
+    FORMATION_ASPECT, FORMATION_JITTER, SMALL_HERD, formation_box, formation_extent,
+    formation_slot, formation_spacing,
 };
 pub use path::{HerdPath, PATH_SAMPLES};
 
@@ -148,6 +149,8 @@ pub struct HorseState {
 pub struct Herd {
     pub params: HerdParams,
     pub path: HerdPath,
+    /// The slots' spacing for this count ([`formation_spacing`]).
+    pub slot_spacing: f32,
     /// `checkpoints[i]` = herd distance at the start of segment
     /// `i × CHECKPOINT_SEGMENTS`, in f64 (summed over days of segments, f32
     /// would lose whole units). One entry per ~7 hours of herd time, so a
@@ -166,6 +169,7 @@ impl Herd {
     pub fn new(params: HerdParams, count: u32) -> Self {
         let path = HerdPath::for_herd(params.seed, params.spacing, count);
         Self {
+            slot_spacing: formation_spacing(params.spacing, count),
             params,
             path,
             checkpoints: vec![0.0],
@@ -277,7 +281,7 @@ impl Herd {
                 0,
             ],
             path_length: self.path.length,
-            spacing: self.params.spacing,
+            spacing: self.slot_spacing,
             time: 0.0,
             laps,
         };

@@ -176,8 +176,54 @@ fn the_table_gives_the_same_horse_whatever_frame_it_was_made_for() {
     }
 }
 
+/// A small herd runs closer together, yet every pair of slots still keeps
+/// the spacing rule (a spacing along the path or 1/2.5 of one across);
+/// larger herds keep the full spacing.
+#[test]
+fn small_herds_close_up_within_the_spacing_rule() {
+    let s = 3.2;
+    assert_eq!(formation_spacing(s, 1), s);
+    assert_eq!(formation_spacing(s, SMALL_HERD + 1), s);
+    for count in 2..=SMALL_HERD {
+        let compact = formation_spacing(s, count);
+        assert!(compact <= s, "{count}: {compact}");
+        let slots: Vec<Vec2> = (0..count).map(|i| formation_slot(i, compact)).collect();
+        for (i, a) in slots.iter().enumerate() {
+            for b in &slots[i + 1..] {
+                let d = *a - *b;
+                assert!(
+                    d.y.abs() >= s || d.x.abs() >= s / 2.5,
+                    "{count} horses: slots {a} and {b} break the rule at spacing {s}"
+                );
+            }
+        }
+    }
+    // Two or three horses would otherwise run two to three spacings apart.
+    assert!(formation_spacing(s, 3) < 0.6 * s);
+}
+
 #[test]
 fn horses_never_run_into_each_other() {
+    for count in [3, 20] {
+        let mut herd = Herd::new(params(), count);
+        let mut closest = f32::INFINITY;
+        for f in 0..400 {
+            let t = f as f64 * 0.15;
+            let table = herd.table(t);
+            let p: Vec<Vec2> = (0..count)
+                .map(|i| herd.instance(&table, i, t).position)
+                .collect();
+            for (i, a) in p.iter().enumerate() {
+                for b in &p[i + 1..] {
+                    closest = closest.min(a.distance(*b));
+                }
+            }
+        }
+        assert!(
+            closest > 0.4 * params().spacing,
+            "{count}: closest pair {closest}"
+        );
+    }
     let count = 150;
     let mut herd = Herd::new(params(), count);
     let mut closest = f32::INFINITY;
