@@ -69,3 +69,55 @@ fn recent_pick(ui: &mut egui::Ui, recent: &RecentFiles) -> Option<String> {
     });
     picked
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::ui_test::Harness;
+
+    /// The motion buttons report a change; the recent files are offered in
+    /// a menu (only when there are some) and the one clicked is returned.
+    #[test]
+    fn motion_and_recent_files_are_picked_by_clicking() {
+        let dir = std::env::temp_dir().join(format!("stampede-model-ui-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let list = dir.join("recent.txt");
+        let _ = std::fs::remove_file(&list);
+        let mut recent = RecentFiles::load_from(&list);
+        let mut motion = MotionChoice::Auto;
+        let mut last = Picked::default();
+        let mut h = Harness::new();
+        macro_rules! ui {
+            () => {
+                |ui: &mut egui::Ui| {
+                    let p = model_options(ui, &mut motion, &recent);
+                    if p != Picked::default() {
+                        last = p;
+                    }
+                }
+            };
+        }
+        h.show(ui!());
+        assert!(!h.shows("Recent"), "no menu without recent files");
+        h.click("air", ui!());
+        assert_eq!(motion, MotionChoice::Air);
+        assert!(last.motion_changed);
+
+        let (fox, deer) = (dir.join("Fox.glb"), dir.join("deer.glb"));
+        recent.record(&fox).expect("recorded");
+        recent.record(&deer).expect("recorded");
+        last = Picked::default();
+        h.show(ui!());
+        assert!(h.shows("Recent"), "{:?}", h.labels());
+        h.click("load a recent file…", ui!());
+        // Newest first; each by its file name.
+        assert!(h.find("deer.glb").is_some(), "menu open: {:?}", h.labels());
+        h.click("Fox.glb", ui!());
+        assert_eq!(
+            last.file.as_deref(),
+            Some(fox.display().to_string().as_str())
+        );
+        assert!(!last.motion_changed);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

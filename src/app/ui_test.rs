@@ -48,12 +48,17 @@ impl Harness {
         self.frame(Vec::new(), ui);
     }
 
-    /// The widget labelled `label` (exactly), if the last frame showed one.
+    /// The widget labelled `label` (exactly, or showing it as its value,
+    /// as a combo box shows its choice), if the last frame showed one; a
+    /// widget before a plain text.
     pub fn find(&self, label: &str) -> Option<&Node> {
+        let named = |n: &&Node| n.label() == Some(label) || n.value() == Some(label);
+        let text = |n: &&Node| matches!(n.role(), Role::Label | Role::TextRun);
         self.nodes
             .iter()
-            .find(|n| n.label() == Some(label) && n.role() != Role::Label)
-            .or_else(|| self.nodes.iter().find(|n| n.label() == Some(label)))
+            .filter(named)
+            .find(|n| !text(n))
+            .or_else(|| self.nodes.iter().find(named))
     }
 
     /// Whether some text or widget of the last frame contains `text`.
