@@ -1,8 +1,9 @@
 // The cull pass: one invocation per instance, every frame, no CPU work per
 // instance. The instance is placed by `anim_state` (the same function the
 // vertex shader runs), its bounding sphere (every baked frame of every
-// clip) is tested against the view's frustum, and a level is picked by the
-// pixels its animated error projects to. Survivors are appended to their
+// clip) is tested against the view's frustum (for a shadow cascade, also
+// against the camera's frustum, swept along the light), and a level is
+// picked by the pixels its animated error projects to. Survivors are appended to their
 // level's region of the visible list; the level's DrawIndexedIndirect
 // instance count is the append counter. The CPU twin of `cull_instance`
 // is `crowd::cull::CullUniform::cull`; `CullParams` is mirrored by
@@ -29,7 +30,8 @@ struct CullParams {
     orthographic: u32,
     _pad: u32,
     // With flag 8 (a light's view): the planes of the volume shadows are
-    // seen in, as `planes`, and the direction shadows travel.
+    // seen in, as `planes`; xyz = the direction shadows travel, w = the
+    // margin the receivers' lookup adds to the radius.
     receivers: array<vec4<f32>, 6>,
     sweep: vec4<f32>,
 };
@@ -75,7 +77,8 @@ fn cull_instance(centre: vec3<f32>, radius: f32, scale: f32) -> u32 {
     if (cull.flags & 8u) != 0u {
         for (var i = 0u; i < 6u; i++) {
             let p = cull.receivers[i];
-            if dot(p.xyz, centre) + p.w + radius < 0.0 && dot(p.xyz, cull.sweep.xyz) <= 0.0 {
+            if dot(p.xyz, centre) + p.w + (radius + cull.sweep.w) < 0.0
+                && dot(p.xyz, cull.sweep.xyz) <= 0.0 {
                 return CULLED;
             }
         }

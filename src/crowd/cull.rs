@@ -2,9 +2,10 @@
 //! parameters `shaders/cull.wgsl` reads ([`CullUniform`], mirrored and
 //! checked by tests/gpu_layout.rs), the frustum planes, and the CPU twin of
 //! the per-instance rule (`cull_instance` in cull.wgsl): a bounding sphere
-//! against the frustum, then the coarsest level whose animated error
-//! projects to at most the pixel budget, then nearest-frame sampling where
-//! the bake's interpolation error does too.
+//! against the frustum (for a shadow cascade, also the camera's frustum the
+//! sphere must reach when swept along the light), then the coarsest level
+//! whose animated error projects to at most the pixel budget, then
+//! nearest-frame sampling where the bake's interpolation error does too.
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3, Vec4};
@@ -90,11 +91,15 @@ pub struct CullView {
 
 /// The volume shadows can be seen in (the camera's frustum) and the
 /// direction shadows travel (away from the sun). A caster is needed only
-/// if its bounding sphere, swept along that direction, reaches the volume.
+/// if its bounding sphere, grown by `margin` and swept along that
+/// direction, reaches the volume.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Receivers {
     pub view_proj: Mat4,
     pub sweep: Vec3,
+    /// World units a receiver's shadow lookup reaches beyond its own ray
+    /// towards the sun (filter taps and offsets).
+    pub margin: f32,
 }
 
 /// Mirrors `CullParams` in shaders/cull.wgsl.
@@ -123,7 +128,8 @@ pub struct CullUniform {
     pub _pad: u32,
     /// With [`FLAG_RECEIVERS`]: the receivers' planes, as `planes`.
     pub receivers: [[f32; 4]; 6],
-    /// xyz = the direction shadows travel (unit).
+    /// xyz = the direction shadows travel (unit), w = the margin added to
+    /// the radius for this test.
     pub sweep: [f32; 4],
 }
 
@@ -174,7 +180,10 @@ impl CullUniform {
         let (receivers, sweep, receiver_flag) = match view.receivers {
             Some(r) if settings.culling => (
                 frustum_planes(r.view_proj).map(|p| p.to_array()),
-                r.sweep.normalize_or_zero().extend(0.0).to_array(),
+                r.sweep
+                    .normalize_or_zero()
+                    .extend(r.margin.max(0.0))
+                    .to_array(),
                 FLAG_RECEIVERS,
             ),
             _ => ([[0.0; 4]; 6], [0.0; 4], 0),
@@ -218,8 +227,8 @@ impl CullUniform {
         }
         if self.flags & FLAG_RECEIVERS != 0 {
             let receivers = self.receivers.map(Vec4::from_array);
-            let sweep = Vec4::from_array(self.sweep).truncate();
-            if !sweep_reaches(&receivers, centre, radius, sweep) {
+            let sweep = Vec4::from_array(self.sweep);
+            if !sweep_reaches(&receivers, centre, radius + sweep.w, sweep.truncate()) {
                 return None;
             }
         }
@@ -352,6 +361,7 @@ mod tests {
             receivers: Some(Receivers {
                 view_proj: view().view_proj,
                 sweep,
+                margin: 0.0,
             }),
             // A light box that takes in everything, so only the
             // receivers decide.

@@ -196,9 +196,9 @@ impl Renderer {
 const SMALL_HERD_PITCH: f32 = 0.3;
 
 /// A model's outline as a few points in model space: every vertex at
-/// eight instants of every baked clip, reduced to the extremes along 26
-/// directions (a k-DOP), so the outline of any posed instance projects
-/// within theirs, near enough.
+/// eight instants of every baked clip, reduced to the extreme vertex along
+/// each of 26 directions. Their hull lies inside the true one, and other
+/// instants and headings differ a little, so the fit adds a margin.
 fn silhouette(vat: &crate::vat::Vat) -> Vec<glam::Vec3> {
     let mut points = Vec::new();
     for clip in &vat.clips {
@@ -285,8 +285,8 @@ fn fit_horses(
         camera.distance = far;
     };
     // Then aim at the middle of what is seen (perspective puts the near
-    // horses off to one side) and fit again, until the two settle; the
-    // last fit is at the last aim, with a small margin.
+    // horses off to one side) and fit again, six times (the aim settles in
+    // a few); the last fit is at the last aim, with a small margin.
     for _ in 0..6 {
         tighten(camera);
         let view_proj = camera.view_proj(aspect);

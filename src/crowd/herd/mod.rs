@@ -68,7 +68,8 @@ pub struct HerdParams {
     pub segment: f32,
     /// Crossfade seconds (pose and speed).
     pub fade: f32,
-    /// Distance between neighbours in the formation, model units.
+    /// Distance between neighbours in a large herd's formation, model
+    /// units (a small herd's slots are closer: `formation_spacing`).
     pub spacing: f32,
     /// How fast a gait change sweeps back through the herd, model units/s.
     pub lag_speed: f32,

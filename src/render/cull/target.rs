@@ -68,6 +68,7 @@ impl Culler {
     ) {
         target.culled = false;
         if !self.settings.indirect() || count == 0 {
+            target.last_uniform = None;
             return;
         }
         self.crowd.update(ctx);

@@ -9,6 +9,11 @@ use crate::crowd::shadow::{CameraFrustum, CasterBand, CasterUniform, fit_cascade
 use crate::render::cull::Culler;
 use crate::render::techniques::{CrowdPass, FrameContext, Technique};
 
+/// How far, in texels of its cascade, a receiver's lookup reaches from its
+/// own sun ray: the normal offset (up to 2 texels), the 3×3 filter (1) and
+/// the bilinear comparison (1), rounded up.
+const LOOKUP_TEXELS: f32 = 5.0;
+
 /// Where the casters can be: from the ground up to a horse's height, or up
 /// to the flock's highest birds (the loops reach 13 model sizes, the
 /// simulated flock's box 16, which it may overshoot a little).
@@ -65,7 +70,9 @@ impl ShadowMaps {
                 bytemuck::bytes_of(&view),
             );
             // The sun's view: every caster whose shadow can land in the
-            // cascade, levels chosen by their error in shadow-map texels.
+            // cascade and, through the cascade's lookup footprint, on
+            // something the camera sees; levels chosen by their error in
+            // shadow-map texels.
             let cull_view = CullView {
                 view_proj: c.view_proj,
                 eye: c.view_proj.inverse().project_point3(glam::Vec3::ZERO),
@@ -74,6 +81,7 @@ impl ShadowMaps {
                 receivers: self.settings.cull_to_view.then_some(Receivers {
                     view_proj: frustum.view_proj,
                     sweep: -sun,
+                    margin: LOOKUP_TEXELS * c.texel,
                 }),
             };
             culler.encode_target(

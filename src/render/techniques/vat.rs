@@ -50,7 +50,8 @@ pub fn clip_table_for(
 pub struct VatResources {
     /// The positions (f16, f32) or the packed texels.
     pub positions: wgpu::Texture,
-    /// Binding 1: the normals texture, or the packed decode's uniform.
+    /// Binding 1: the normals texture, or the packed decode's bounds (a
+    /// read-only storage buffer).
     pub second: Second,
     pub clips: wgpu::Buffer,
     pub layout: wgpu::BindGroupLayout,
