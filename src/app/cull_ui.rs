@@ -86,3 +86,88 @@ pub fn cull_section(ui: &mut egui::Ui, s: &mut CullSettings, view: &CullView<'_>
             );
         });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::ui_test::Harness;
+
+    /// Opened, each control changes its setting; the per-level counts and
+    /// the drawn total show what the GPU read back; controls that cannot
+    /// apply are disabled.
+    #[test]
+    fn every_control_sets_its_setting_and_the_counts_show() {
+        let levels = [
+            LodLevel {
+                index_count: 4756 * 3,
+                ..Default::default()
+            },
+            LodLevel {
+                index_count: 570 * 3,
+                error: 0.07,
+                ..Default::default()
+            },
+        ];
+        let view = CullView {
+            stats: CullStats {
+                visible: [12, 340, 0, 0],
+                triangles: [12 * 4756, 340 * 570, 0, 0],
+                levels: 2,
+            },
+            levels: &levels,
+            requested: 700,
+            technique: TechniqueKind::Cpu,
+            lod_build_ms: 57.0,
+        };
+        let mut s = CullSettings::default();
+        let mut h = Harness::new();
+        macro_rules! ui {
+            () => {
+                |ui: &mut egui::Ui| cull_section(ui, &mut s, &view)
+            };
+        }
+        h.show(ui!());
+        assert!(h.find("frustum culling").is_none(), "collapsed at first");
+        h.click("Culling and LOD", ui!());
+        assert!(
+            h.shows("drawn 352 of 700 instances, 250.9k triangles"),
+            "{:?}",
+            h.labels()
+        );
+        assert!(
+            h.shows_exactly("340") && h.shows_exactly("7.00e-2"),
+            "{:?}",
+            h.labels()
+        );
+        assert!(h.shows("CPU skinning still skins every instance"));
+
+        // The budget slider's rail (logarithmic): near 0 px at its left
+        // end, near the most at its right.
+        h.click_slider_at(0, 0.02, ui!());
+        assert!(s.lod_error_px < 0.01, "{}", s.lod_error_px);
+        h.click_slider_at(0, 0.98, ui!());
+        let high = s.lod_error_px;
+        assert!(high > 500.0, "{high}");
+
+        h.click("tint by level", ui!());
+        assert!(s.lod_tint);
+        h.click("freeze culling", ui!());
+        assert!(s.freeze);
+        h.click("frustum culling", ui!());
+        assert!(!s.culling);
+        h.click("LOD", ui!());
+        assert!(!s.lod);
+        // With LOD off its budget and tint do nothing; with both off there
+        // is nothing to freeze.
+        h.click_slider_at(0, 0.02, ui!());
+        assert_eq!(s.lod_error_px, high, "disabled: unchanged");
+        h.click("tint by level", ui!());
+        assert!(s.lod_tint, "disabled: unchanged");
+        h.click("freeze culling", ui!());
+        assert!(s.freeze, "disabled: unchanged");
+        h.click("frustum culling", ui!());
+        assert!(s.culling);
+        h.click("freeze culling", ui!());
+        assert!(!s.freeze);
+    }
+}
