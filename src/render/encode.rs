@@ -236,7 +236,6 @@ impl Renderer {
         if timed && let Some(t) = &self.timer {
             t.resolve(encoder);
         }
-        self.timed_pending = timed;
         self.gpu.check().map_err(RenderError::from)
     }
 
@@ -246,11 +245,7 @@ impl Renderer {
         self.culler.after_submit(&self.gpu.device);
         self.shadows.after_submit(&self.gpu.device);
         if let Some(t) = &mut self.timer {
-            if self.timed_pending {
-                t.start_read();
-                self.timed_pending = false;
-            }
-            t.collect(&self.gpu.device);
+            t.after_submit(&self.gpu.device);
         }
     }
 

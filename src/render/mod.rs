@@ -12,6 +12,7 @@ pub mod flock_sim;
 mod framing;
 pub mod gpu_data;
 pub mod headless;
+mod mapped;
 pub mod model_gpu;
 pub mod offscreen;
 pub mod pipeline;
@@ -154,7 +155,6 @@ pub struct Renderer {
     pub hide_crowd: bool,
     /// The last uniform written, for tests and the panel.
     pub last_frame: Option<FrameUniform>,
-    timed_pending: bool,
 }
 
 impl Renderer {
@@ -272,7 +272,6 @@ impl Renderer {
             hide_crowd: false,
             view_left: 0,
             last_frame: None,
-            timed_pending: false,
             gpu,
         })
     }

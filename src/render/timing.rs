@@ -1,8 +1,8 @@
 //! Frame timing: CPU time, GPU time from timestamp queries (when the device
 //! has them), and a short history for the graph.
 
+use super::mapped::MappedCopy;
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
 
 /// The last few seconds of samples.
 #[derive(Clone, Debug)]
@@ -58,23 +58,13 @@ impl History {
     }
 }
 
-/// GPU time of the scene pass, read back a frame or two late.
+/// GPU time of a pass (or a span of passes), read back a frame or two late.
 pub struct GpuTimer {
     queries: wgpu::QuerySet,
     resolve: wgpu::Buffer,
-    readback: wgpu::Buffer,
+    readback: MappedCopy,
     period_ns: f32,
-    /// True while `readback` is mapped or waiting to be.
-    in_flight: Arc<Mutex<ReadState>>,
     pub last_ms: Option<f32>,
-}
-
-#[derive(Default, PartialEq)]
-enum ReadState {
-    #[default]
-    Idle,
-    Pending,
-    Ready,
 }
 
 impl GpuTimer {
@@ -88,26 +78,16 @@ impl GpuTimer {
             ty: wgpu::QueryType::Timestamp,
             count: 2,
         });
-        let buffer = |label, usage| {
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size: 16,
-                usage,
-                mapped_at_creation: false,
-            })
-        };
         Some(Self {
             queries,
-            resolve: buffer(
-                "timestamp resolve",
-                wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-            ),
-            readback: buffer(
-                "timestamp readback",
-                wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            ),
+            resolve: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("timestamp resolve"),
+                size: 16,
+                usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            }),
+            readback: MappedCopy::new(device, "timestamp readback", 16),
             period_ns: caps.timestamp_period,
-            in_flight: Arc::default(),
             last_ms: None,
         })
     }
@@ -115,7 +95,7 @@ impl GpuTimer {
     /// Timestamp writes for the pass, or `None` while the last reading is
     /// still on its way (that frame goes untimed).
     pub fn pass_writes(&self) -> Option<wgpu::RenderPassTimestampWrites<'_>> {
-        self.idle().then_some(wgpu::RenderPassTimestampWrites {
+        self.ready().then_some(wgpu::RenderPassTimestampWrites {
             query_set: &self.queries,
             beginning_of_pass_write_index: Some(0),
             end_of_pass_write_index: Some(1),
@@ -140,54 +120,27 @@ impl GpuTimer {
     /// True when the last reading has been collected (a new span may be
     /// timed).
     pub fn ready(&self) -> bool {
-        self.idle()
+        self.readback.is_idle()
     }
 
-    fn idle(&self) -> bool {
-        self.in_flight.lock().is_ok_and(|s| *s == ReadState::Idle)
-    }
-
-    /// Resolves the queries after a timed pass.
+    /// Resolves the queries after a timed pass and records their copy.
     pub fn resolve(&self, encoder: &mut wgpu::CommandEncoder) {
         encoder.resolve_query_set(&self.queries, 0..2, &self.resolve, 0);
-        encoder.copy_buffer_to_buffer(&self.resolve, 0, &self.readback, 0, 16);
+        self.readback.record(encoder, &self.resolve, 16);
     }
 
-    /// After submitting a timed frame: starts the read-back.
-    pub fn start_read(&self) {
-        if let Ok(mut s) = self.in_flight.lock() {
-            *s = ReadState::Pending;
-        }
-        let state = self.in_flight.clone();
-        self.readback
-            .slice(..)
-            .map_async(wgpu::MapMode::Read, move |r| {
-                if let Ok(mut s) = state.lock() {
-                    *s = if r.is_ok() {
-                        ReadState::Ready
-                    } else {
-                        ReadState::Idle
-                    };
-                }
-            });
-    }
-
-    /// Collects a finished reading, if any (call once per frame).
-    pub fn collect(&mut self, device: &wgpu::Device) {
+    /// Call after every submit: starts reading a frame that was timed and
+    /// collects a finished reading, if any.
+    pub fn after_submit(&mut self, device: &wgpu::Device) {
+        self.readback.start_map();
         let _ = device.poll(wgpu::PollType::Poll);
-        let ready = self.in_flight.lock().is_ok_and(|s| *s == ReadState::Ready);
-        if !ready {
-            return;
-        }
-        if let Ok(view) = self.readback.slice(..).get_mapped_range() {
-            let t: &[u64] = bytemuck::cast_slice(&view);
-            if t[1] > t[0] {
-                self.last_ms = Some(((t[1] - t[0]) as f64 * self.period_ns as f64 / 1e6) as f32);
-            }
-        }
-        self.readback.unmap();
-        if let Ok(mut s) = self.in_flight.lock() {
-            *s = ReadState::Idle;
+        let period_ns = self.period_ns as f64;
+        let ms = self.readback.take(|bytes| {
+            let t: &[u64] = bytemuck::cast_slice(bytes);
+            (t[1] > t[0]).then(|| ((t[1] - t[0]) as f64 * period_ns / 1e6) as f32)
+        });
+        if let Some(Some(ms)) = ms {
+            self.last_ms = Some(ms);
         }
     }
 }

@@ -1,24 +1,12 @@
 //! The cull pass's indirect arguments read back a frame or two late, never
 //! stalling: a few small mappable copies used in turn.
 
-use std::sync::{Arc, Mutex};
-
+use crate::render::mapped::MappedCopy;
 use crate::render::techniques::ARGS_WORDS;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-enum State {
-    #[default]
-    Idle,
-    /// The copy is recorded; mapping starts after the submit.
-    Copied,
-    Pending,
-    Ready,
-}
-
+/// One copy and the frame it came from (later readings win).
 struct Slot {
-    buffer: wgpu::Buffer,
-    state: Arc<Mutex<State>>,
-    /// Which frame the copy came from (later readings win).
+    copy: MappedCopy,
     frame: u64,
 }
 
@@ -67,13 +55,7 @@ impl ArgsReadback {
     pub fn new(device: &wgpu::Device, bytes: u64) -> Self {
         let slots = (0..3)
             .map(|_| Slot {
-                buffer: device.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some("cull args readback"),
-                    size: bytes,
-                    usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                    mapped_at_creation: false,
-                }),
-                state: Arc::default(),
+                copy: MappedCopy::new(device, "cull args readback", bytes),
                 frame: 0,
             })
             .collect();
@@ -89,40 +71,16 @@ impl ArgsReadback {
     /// goes unread).
     pub fn copy(&mut self, encoder: &mut wgpu::CommandEncoder, args: &wgpu::Buffer, bytes: u64) {
         self.frame += 1;
-        let frame = self.frame;
-        let Some(slot) = self
-            .slots
-            .iter_mut()
-            .find(|s| s.state.lock().is_ok_and(|s| *s == State::Idle))
-        else {
-            return;
-        };
-        let bytes = bytes.min(slot.buffer.size());
-        encoder.copy_buffer_to_buffer(args, 0, &slot.buffer, 0, bytes);
-        slot.frame = frame;
-        if let Ok(mut s) = slot.state.lock() {
-            *s = State::Copied;
+        if let Some(slot) = self.slots.iter_mut().find(|s| s.copy.is_idle()) {
+            slot.copy.record(encoder, args, bytes);
+            slot.frame = self.frame;
         }
     }
 
     /// After the submit: starts mapping what was copied.
     pub fn after_submit(&mut self) {
         for slot in &self.slots {
-            let copied = slot.state.lock().is_ok_and(|s| *s == State::Copied);
-            if !copied {
-                continue;
-            }
-            if let Ok(mut s) = slot.state.lock() {
-                *s = State::Pending;
-            }
-            let state = slot.state.clone();
-            slot.buffer
-                .slice(..)
-                .map_async(wgpu::MapMode::Read, move |r| {
-                    if let Ok(mut s) = state.lock() {
-                        *s = if r.is_ok() { State::Ready } else { State::Idle };
-                    }
-                });
+            slot.copy.start_map();
         }
     }
 
@@ -135,20 +93,15 @@ impl ArgsReadback {
             wgpu::PollType::Poll
         };
         let _ = device.poll(poll);
-        for slot in &mut self.slots {
-            let ready = slot.state.lock().is_ok_and(|s| *s == State::Ready);
-            if !ready {
-                continue;
-            }
-            if slot.frame > self.latest
-                && let Ok(view) = slot.buffer.slice(..).get_mapped_range()
+        for slot in &self.slots {
+            let stats = slot
+                .copy
+                .take(|bytes| CullStats::from_args(bytemuck::cast_slice(bytes)));
+            if let Some(stats) = stats
+                && slot.frame > self.latest
             {
-                self.last = Some(CullStats::from_args(bytemuck::cast_slice(&view)));
+                self.last = Some(stats);
                 self.latest = slot.frame;
-            }
-            slot.buffer.unmap();
-            if let Ok(mut s) = slot.state.lock() {
-                *s = State::Idle;
             }
         }
     }

@@ -136,7 +136,6 @@ pub struct ShadowMaps {
     targets: Vec<CullTarget>,
     /// GPU time of the shadow passes, separate from the scene pass's.
     timer: Option<GpuTimer>,
-    timed_pending: bool,
     max_side: u32,
     /// The parameters of the last frame (tests and the panel).
     pub last: Option<ShadowUniform>,
@@ -213,7 +212,6 @@ impl ShadowMaps {
             caster_groups,
             targets,
             timer: GpuTimer::new(device, caps),
-            timed_pending: false,
             max_side: caps.max_texture_dimension_2d,
             last: None,
         }
@@ -310,11 +308,7 @@ impl ShadowMaps {
     /// After the frame's submit: starts and collects the timing read-back.
     pub fn after_submit(&mut self, device: &wgpu::Device) {
         if let Some(t) = &mut self.timer {
-            if self.timed_pending {
-                t.start_read();
-                self.timed_pending = false;
-            }
-            t.collect(device);
+            t.after_submit(device);
         }
     }
 

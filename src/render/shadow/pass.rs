@@ -119,7 +119,6 @@ impl ShadowMaps {
         }
         if let Some(t) = timer {
             t.resolve(encoder);
-            self.timed_pending = true;
         }
     }
 }
