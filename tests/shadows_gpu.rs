@@ -26,16 +26,10 @@ struct Expected {
 
 fn expected(view: &Headless, prepared: &Loaded) -> Expected {
     let frame = view.renderer.last_frame.expect("a frame was drawn");
-    let sun = crowd::sun_direction();
     let triangles = world_triangles(prepared, &frame);
-    let shadow: Vec<[Vec3; 3]> = triangles
-        .iter()
-        .map(|t| t.map(|p| onto_ground(p, sun, frame.ground_y)))
-        .collect();
-    let vp = Mat4::from_cols_array_2d(&frame.view_proj);
     Expected {
-        shadow: rasterize(&shadow, vp),
-        horse: rasterize(&triangles, vp),
+        shadow: shadow_of(&triangles, &frame),
+        horse: rasterize(&triangles, Mat4::from_cols_array_2d(&frame.view_proj)),
     }
 }
 
