@@ -18,7 +18,10 @@ struct HerdTable {
     // Ground speed per gait, and the largest lag in w.
     speeds: vec4<f32>,
     // Clip per gait.
-    clips: vec4<u32>,
+    clips: vec3<u32>,
+    // How many horses run as a band (their slots follow the path in
+    // `herd_static`); 0 for the spiral.
+    band: u32,
     path_length: f32,
     spacing: f32,
     // This frame's herd time, seconds after segment `first` starts: the
@@ -28,8 +31,14 @@ struct HerdTable {
 };
 
 @group(2) @binding(3) var<uniform> herd: HerdTable;
-// [x, z, tangent x, tangent z] at equal arc length (`HerdPath::samples`).
-@group(2) @binding(4) var<storage, read> herd_path: array<vec4<f32>>;
+// What changes only when the herd is rebuilt (`Herd::gpu_data`): the path
+// as [x, z, tangent x, tangent z] at HERD_PATH_SAMPLES equal steps of arc
+// length, then a small herd's band slots, two (x across, y along) to an
+// entry.
+@group(2) @binding(4) var<storage, read> herd_static: array<vec4<f32>>;
+// `crowd::herd::PATH_SAMPLES` and `BAND_MAX` (tests/gpu_layout.rs).
+const HERD_PATH_SAMPLES: u32 = 512u;
+const HERD_BAND_MAX: u32 = 256u;
 
 const HERD_SEGMENTS: i32 = 16;
 const FORMATION_ASPECT: vec2<f32> = vec2<f32>(0.75, 1.7);
@@ -60,10 +69,20 @@ fn formation_slot(index: u32, spacing: f32) -> vec2<f32> {
     return vec2<f32>(cos(a), sin(a)) * r * FORMATION_ASPECT + jitter * FORMATION_JITTER * spacing;
 }
 
+// Where horse `index` runs relative to the herd's centre: its band slot
+// from `herd_static`, or its place in the spiral (a select, not a branch
+// on the uniform's band count). The twin of `Herd::slot`.
+fn herd_slot(index: u32) -> vec2<f32> {
+    let k = min(index, HERD_BAND_MAX - 1u);
+    let v = herd_static[HERD_PATH_SAMPLES + k / 2u];
+    let band = select(v.xy, v.zw, (k & 1u) == 1u);
+    return select(formation_slot(index, herd.spacing), band, index < herd.band);
+}
+
 // Position (xy) and heading (zw) at distance `s` along the path, `lateral`
 // to the right.
 fn herd_path_at(s: f32, lateral: f32) -> vec4<f32> {
-    let n = arrayLength(&herd_path);
+    let n = HERD_PATH_SAMPLES;
     let w = s / herd.path_length;
     var fr = w - trunc(w);
     if fr < 0.0 {
@@ -73,8 +92,8 @@ fn herd_path_at(s: f32, lateral: f32) -> vec4<f32> {
     let i0 = min(u32(floor(u)), n - 1u);
     let i1 = (i0 + 1u) % n;
     let f = u - f32(i0);
-    let a = herd_path[i0];
-    let b = herd_path[i1];
+    let a = herd_static[i0];
+    let b = herd_static[i1];
     let p = mix(a.xy, b.xy, f);
     let tl = mix(a.zw, b.zw, f);
     let len = length(tl);
@@ -95,7 +114,7 @@ fn herd_start(j: u32) -> f32 {
 // segment `first` (the frame's is `herd.time`; the CPU twin is
 // `Herd::instance_local`).
 fn herd_state(index: u32, t: f32) -> HerdState {
-    let slot = formation_slot(index, herd.spacing);
+    let slot = herd_slot(index);
     let lag = clamp(-slot.y / max(herd.lag_speed, 1e-6), -herd.speeds.w, herd.speeds.w);
     let tau = t - lag;
     let k = floor(tau / herd.segment);

@@ -7,7 +7,7 @@ use gpu_common as common;
 
 use glam::{Vec2, Vec3};
 use stampede::crowd::anim::HerdClips;
-use stampede::crowd::herd::{Herd, HerdTable, formation_slot};
+use stampede::crowd::herd::{Herd, HerdTable};
 use stampede::crowd::setup::{Loaded, ModelChoice, load};
 use stampede::crowd::{BehaviourSettings, FrameSettings};
 use stampede::render::headless::{self, Headless, RgbaImage};
@@ -181,12 +181,13 @@ fn test_main(@builtin(global_invocation_id) id: vec3<u32>) {
 "#;
 
 /// `herd_state` on the GPU is `Herd::instance` on the CPU (f64 times and
-/// distances): a few hundred horses at several times, in the first
-/// minutes and at day 30, including crossfades and lags that put horses of
-/// one frame in different schedule segments. Positions and distances within
-/// 1e-3 of the spacing, clips equal, weights within 1e-4. Fails when the
-/// WGSL mirror drifts from the Rust (table layout, formation, path lookup,
-/// speed ramp) or loses precision at long uptimes.
+/// distances): a spiral of 300 horses and bands of up to 256 at several
+/// times, in the first minutes and at day 30, including crossfades and lags
+/// that put horses of one frame in different schedule segments. Positions
+/// and distances within 1e-3 of the spacing, clips equal, weights within
+/// 1e-4. Fails when the WGSL mirror drifts from the Rust (table layout,
+/// spiral, band slots after the path, path lookup, speed ramp) or loses
+/// precision at long uptimes.
 #[test]
 fn herd_state_on_the_gpu_equals_the_cpu_herd() {
     let Some(gpu) = common::gpu_or_skip("herd_state") else {
@@ -195,9 +196,11 @@ fn herd_state_on_the_gpu_equals_the_cpu_herd() {
     let prepared = load(&ModelChoice::Horse, 30.0, Precision::F16, None).expect("horse");
     let clips = HerdClips::find(&prepared.vat.clips, &prepared.ground_speeds).expect("gaits");
     let extent = prepared.vat.bounds.max - prepared.vat.bounds.min;
-    let params = clips.params(SEED, &BehaviourSettings::on(), extent.x.max(extent.z));
-    let count = 300;
-    let mut herd = Herd::new(params.clone(), count);
+    let params = clips.params(
+        SEED,
+        &BehaviourSettings::on(),
+        glam::Vec2::new(extent.x, extent.z),
+    );
     let device = &gpu.device;
     let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("herd test layout"),
@@ -215,100 +218,108 @@ fn herd_state_on_the_gpu_equals_the_cpu_herd() {
             stampede::gpu::compute_storage(4, true),
         ],
     });
-    let path = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some("herd test path"),
-        contents: bytemuck::cast_slice(&herd.path.samples),
-        usage: wgpu::BufferUsages::STORAGE,
-    });
     let (mut fading, mut segments_split, mut checked) = (0, 0, 0);
-    // Herd seconds from the start, and at day 30 (the table's relative
-    // times and distances: an f32 herd time moves in 0.25 s steps there).
-    let day_30 = 2_592_000.0;
-    let times = [0.4, 5.93, 6.1, 13.7, 31.02, 60.15, 97.3];
-    for t in times.into_iter().chain(times.map(|t| day_30 + t)) {
-        let table: HerdTable = herd.table(t);
-        let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("herd test table"),
-            contents: bytemuck::bytes_of(&table),
-            usage: wgpu::BufferUsages::UNIFORM,
+    // A large herd's spiral, bands (the largest, rows of three with a short
+    // last row, a short band) and one horse.
+    for count in [300, 256, 20, 7, 1] {
+        let mut herd = Herd::new(params.clone(), count);
+        let path = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("herd test path"),
+            contents: bytemuck::cast_slice(&herd.gpu_data()),
+            usage: wgpu::BufferUsages::STORAGE,
         });
-        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("herd test group"),
-            layout: &layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 3,
-                    resource: uniform.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 4,
-                    resource: path.as_entire_binding(),
-                },
-            ],
-        });
-        // The GPU gets the time relative to the table, as `anim_state` does.
-        let local = table.local_time(t);
-        let queries: Vec<[u32; 2]> = (0..count).map(|i| [i, local.to_bits()]).collect();
-        let source = format!(
-            "{}\n{}",
-            shaders::HERD.source().expect("composes"),
-            HERD_ENTRY
-        );
-        let out = common::run_compute(
-            &gpu,
-            "behaviour test",
-            &source,
-            "test_main",
-            &queries,
-            0,
-            &[(2, &layout, &group)],
-        );
-        let mut segs = std::collections::BTreeSet::new();
-        for i in 0..count {
-            let cpu = herd.instance(&table, i, t);
-            let [px, pz, fx, fz] = out[2 * i as usize];
-            let [clip, previous, weight, distance] = out[2 * i as usize + 1];
-            let pos = Vec2::new(px, pz);
-            let e = pos.distance(cpu.position);
-            assert!(
-                e <= 1e-3 * params.spacing,
-                "t {t} horse {i}: GPU {pos} vs CPU {} (distance {distance} vs {})",
-                cpu.position,
-                cpu.distance
+        // Herd seconds from the start, and at day 30 (the table's relative
+        // times and distances: an f32 herd time moves in 0.25 s steps there).
+        let day_30 = 2_592_000.0;
+        let times = [0.4, 5.93, 6.1, 13.7, 31.02, 60.15, 97.3];
+        for t in times.into_iter().chain(times.map(|t| day_30 + t)) {
+            let table: HerdTable = herd.table(t);
+            let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("herd test table"),
+                contents: bytemuck::bytes_of(&table),
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
+            let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("herd test group"),
+                layout: &layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 3,
+                        resource: uniform.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 4,
+                        resource: path.as_entire_binding(),
+                    },
+                ],
+            });
+            // The GPU gets the time relative to the table, as `anim_state` does.
+            let local = table.local_time(t);
+            let queries: Vec<[u32; 2]> = (0..count).map(|i| [i, local.to_bits()]).collect();
+            let source = format!(
+                "{}\n{}",
+                shaders::HERD.source().expect("composes"),
+                HERD_ENTRY
             );
-            let gpu_distance = table.base_distance() + distance as f64;
-            assert!(
-                (gpu_distance - cpu.distance).abs() <= 1e-3 * params.spacing as f64,
-                "t {t} horse {i}: distance {gpu_distance} vs {}",
-                cpu.distance
+            let out = common::run_compute(
+                &gpu,
+                "behaviour test",
+                &source,
+                "test_main",
+                &queries,
+                0,
+                &[(2, &layout, &group)],
             );
-            assert!(
-                Vec2::new(fx, fz).distance(cpu.forward) < 1e-3,
-                "t {t} horse {i}: heading"
-            );
-            // At a segment boundary (weight ~0) rounding may pick either side.
-            let boundary = cpu.weight < 1e-4 || weight < 1e-4;
-            if !boundary {
-                assert_eq!(clip as u32, cpu.clip, "t {t} horse {i}: clip");
-                assert_eq!(
-                    previous as u32, cpu.previous,
-                    "t {t} horse {i}: previous clip"
+            let mut segs = std::collections::BTreeSet::new();
+            for i in 0..count {
+                let cpu = herd.instance(&table, i, t);
+                let [px, pz, fx, fz] = out[2 * i as usize];
+                let [clip, previous, weight, distance] = out[2 * i as usize + 1];
+                let pos = Vec2::new(px, pz);
+                let e = pos.distance(cpu.position);
+                assert!(
+                    e <= 1e-3 * params.spacing,
+                    "{count} horses, t {t}, horse {i}: GPU {pos} vs CPU {} (distance {distance} vs {})",
+                    cpu.position,
+                    cpu.distance
+                );
+                let gpu_distance = table.base_distance() + distance as f64;
+                assert!(
+                    (gpu_distance - cpu.distance).abs() <= 1e-3 * params.spacing as f64,
+                    "{count} horses, t {t}, horse {i}: distance {gpu_distance} vs {}",
+                    cpu.distance
                 );
                 assert!(
-                    (weight - cpu.weight).abs() < 1e-4,
-                    "t {t} horse {i}: weight {weight} vs {}",
-                    cpu.weight
+                    Vec2::new(fx, fz).distance(cpu.forward) < 1e-3,
+                    "{count} horses, t {t}, horse {i}: heading"
                 );
+                // At a segment boundary (weight ~0) rounding may pick either side.
+                let boundary = cpu.weight < 1e-4 || weight < 1e-4;
+                if !boundary {
+                    assert_eq!(
+                        clip as u32, cpu.clip,
+                        "{count} horses, t {t}, horse {i}: clip"
+                    );
+                    assert_eq!(
+                        previous as u32, cpu.previous,
+                        "{count} horses, t {t}, horse {i}: previous clip"
+                    );
+                    assert!(
+                        (weight - cpu.weight).abs() < 1e-4,
+                        "{count} horses, t {t}, horse {i}: weight {weight} vs {}",
+                        cpu.weight
+                    );
+                }
+                if cpu.weight > 0.0 && cpu.weight < 1.0 && cpu.clip != cpu.previous {
+                    fading += 1;
+                }
+                let lag = -herd.slot(i).y / params.lag_speed;
+                segs.insert(((t - lag as f64) / params.segment as f64).floor() as i64);
+                checked += 1;
             }
-            if cpu.weight > 0.0 && cpu.weight < 1.0 && cpu.clip != cpu.previous {
-                fading += 1;
+            if segs.len() > 1 {
+                segments_split += 1;
             }
-            let lag = -formation_slot(i, params.spacing).y / params.lag_speed;
-            segs.insert(((t - lag as f64) / params.segment as f64).floor() as i64);
-            checked += 1;
-        }
-        if segs.len() > 1 {
-            segments_split += 1;
         }
     }
     eprintln!(

@@ -244,6 +244,7 @@ fn rust_mirrors_match_their_wgsl_structs() {
                 lag_speed,
                 speeds,
                 clips,
+                band,
                 path_length,
                 spacing,
                 time,
@@ -412,4 +413,32 @@ fn a_field_reordered_on_either_side_is_caught() {
     // A field whose type grows on one side is caught too.
     let widened = crowd.replacen("    height: f32,\n};", "    height: vec2<f32>,\n};", 1);
     assert!(!compare("Instance", &good, &wgsl_layout(&widened, "Instance")).is_empty());
+}
+
+/// The value of WGSL constant `name` (a `u32` literal) in `source`.
+fn wgsl_u32(source: &str, name: &str) -> u32 {
+    let module = naga::front::wgsl::parse_str(source)
+        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(source)));
+    let (_, constant) = module
+        .constants
+        .iter()
+        .find(|(_, c)| c.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("no WGSL constant {name}"));
+    match module.global_expressions[constant.init] {
+        naga::Expression::Literal(naga::Literal::U32(v)) => v,
+        ref other => panic!("{name} is {other:?}, not a u32 literal"),
+    }
+}
+
+/// The herd's static buffer is read with the Rust side's sizes: the path's
+/// sample count and the band slots that follow it.
+#[test]
+fn herd_static_data_sizes_match() {
+    use stampede::crowd::herd::{BAND_MAX, PATH_SAMPLES};
+    let source = crowd_source();
+    assert_eq!(
+        wgsl_u32(&source, "HERD_PATH_SAMPLES") as usize,
+        PATH_SAMPLES
+    );
+    assert_eq!(wgsl_u32(&source, "HERD_BAND_MAX"), BAND_MAX);
 }

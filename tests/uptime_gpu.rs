@@ -94,7 +94,11 @@ fn a_tenth_of_a_frame_shows_at_day_30_as_at_second_3_in_the_herd() {
     };
     let clips = HerdClips::find(&prepared.vat.clips, &prepared.ground_speeds).expect("gaits");
     let extent = prepared.vat.bounds.max - prepared.vat.bounds.min;
-    let params = clips.params(SEED, &BehaviourSettings::on(), extent.x.max(extent.z));
+    let params = clips.params(
+        SEED,
+        &BehaviourSettings::on(),
+        glam::Vec2::new(extent.x, extent.z),
+    );
     let herd = Herd::new(params.clone(), 100);
     let segment = params.segment as f64;
     let gallop = |k: i64| herd.gait(k) == Gait::Gallop;

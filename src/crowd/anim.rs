@@ -10,6 +10,7 @@ use super::herd::{Herd, HerdParams, HerdTable};
 use super::instance::Instance;
 use crate::pose_batch::ClipTime;
 use crate::vat::VatClip;
+use glam::Vec2;
 
 /// What the panel and the command line set for the living crowd.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -95,10 +96,10 @@ impl HerdClips {
         })
     }
 
-    /// The herd's parameters for a model `length` long (its longer
-    /// horizontal extent).
-    pub fn params(&self, seed: u64, settings: &BehaviourSettings, length: f32) -> HerdParams {
-        let spacing = 1.25 * length.max(1e-3);
+    /// The herd's parameters for a model whose box is `footprint` (x
+    /// across, y along its heading: its bake's x and z extents).
+    pub fn params(&self, seed: u64, settings: &BehaviourSettings, footprint: Vec2) -> HerdParams {
+        let spacing = 1.25 * footprint.max_element().max(1e-3);
         let mut mix = settings.mix.map(|w| w.max(0.0));
         if !self.has_idle {
             mix[2] = 0.0;
@@ -111,6 +112,7 @@ impl HerdClips {
             segment: HERD_SEGMENT_S,
             fade: settings.fade.max(1e-3),
             spacing,
+            footprint,
             // A gait change sweeps back through the herd at 10 spacings/s:
             // the herd reacts as a wave, yet mostly in one gait at a time.
             lag_speed: 10.0 * spacing,

@@ -10,7 +10,7 @@ use super::flock_sim::FlockSim;
 use crate::Aabb;
 use crate::crowd::anim::{BehaviourSettings, BehaviourView, HerdClips, bird_clips};
 use crate::crowd::flock::{Boid, FlockParams};
-use crate::crowd::herd::{Herd, HerdTable, PATH_SAMPLES};
+use crate::crowd::herd::{BAND_MAX, Herd, HerdTable, PATH_SAMPLES};
 use crate::crowd::{CrowdSpec, FrameUniform, Motion};
 use crate::vat::VatClip;
 use glam::Vec2;
@@ -35,8 +35,8 @@ pub struct Behaviour {
     settings: BehaviourSettings,
     kind: BehaviourKind,
     seed: u64,
-    /// The model's longer horizontal extent (herd spacing).
-    length: f32,
+    /// The model's box across and along its heading (the herd's spacing).
+    footprint: Vec2,
     layout: CrowdSpec,
     herd: Option<(Herd, u32)>,
     table: Option<HerdTable>,
@@ -82,7 +82,7 @@ impl Behaviour {
             settings,
             kind,
             seed,
-            length: extent.x.max(extent.z),
+            footprint: Vec2::new(extent.x, extent.z),
             layout,
             herd: None,
             table: None,
@@ -93,7 +93,7 @@ impl Behaviour {
             ),
             path_buffer: buffer(
                 "herd path",
-                (PATH_SAMPLES * 16) as u64,
+                ((PATH_SAMPLES + BAND_MAX as usize / 2) * 16) as u64,
                 wgpu::BufferUsages::STORAGE,
             ),
             flock: None,
@@ -150,13 +150,9 @@ impl Behaviour {
     /// path); the path samples are uploaded only then.
     fn herd_for(&mut self, queue: &wgpu::Queue, clips: HerdClips, count: u32) -> &mut Herd {
         if self.herd.as_ref().is_none_or(|(_, c)| *c != count) {
-            let params = clips.params(self.seed, &self.settings, self.length);
+            let params = clips.params(self.seed, &self.settings, self.footprint);
             let herd = Herd::new(params, count);
-            queue.write_buffer(
-                &self.path_buffer,
-                0,
-                bytemuck::cast_slice(&herd.path.samples),
-            );
+            queue.write_buffer(&self.path_buffer, 0, bytemuck::cast_slice(&herd.gpu_data()));
             self.herd = Some((herd, count));
         }
         let (herd, _) = self.herd.as_mut().expect("the herd was just built");
@@ -295,9 +291,12 @@ impl Behaviour {
         let BehaviourKind::Herd(clips) = self.kind else {
             return None;
         };
-        let spacing = clips.params(self.seed, &self.settings, self.length).spacing;
-        let spacing = crate::crowd::herd::formation_spacing(spacing, count);
-        Some(crate::crowd::herd::formation_box(count, spacing))
+        let params = clips.params(self.seed, &self.settings, self.footprint);
+        Some(crate::crowd::herd::formation_box(
+            count,
+            params.spacing,
+            params.footprint,
+        ))
     }
 
     /// The flock's simulation, once it has stepped.

@@ -28,13 +28,14 @@ impl Renderer {
     }
 
     /// A view of the herd at scene time `time` (with `playback`), from
-    /// ahead and to the side. A herd small enough to fit is framed whole
-    /// from a front three-quarter view, a little above, as close as every
-    /// horse's outline fits (a single horse fills a good part of the view, a
-    /// few horses come towards the camera); a larger one is seen low and
-    /// nearly side-on from beside its front third, close enough that the
-    /// nearest horses read as horses and the rest recede into the fog.
-    /// `None` when there is no herd.
+    /// ahead and to the side. A herd that runs as a band (up to
+    /// [`crate::crowd::herd::BAND_MAX`] horses) is framed from a front
+    /// three-quarter view, a little above, as close as its horses' outlines
+    /// fit (`outline_kept`: whole up to 5 horses, the middle half of each
+    /// from 20, so the nearest may be cut by the frame's edge); a larger
+    /// herd is seen low and nearly side-on from beside its front third,
+    /// close enough that the nearest horses read as horses and the rest
+    /// recede into the fog. `None` when there is no herd.
     pub fn herd_camera(&mut self, time: f64, playback: f32) -> Option<Camera> {
         if !self.behaviour.settings().enabled {
             return None;
@@ -54,8 +55,8 @@ impl Renderer {
         let side = (forward * 0.4 + right * 0.92).normalize();
         let three_quarter = (forward * 0.8 + right * 0.6).normalize();
         let crowd_view = size * 12.0 + extent.x * 0.5;
-        // A herd of up to this many is framed from where its horses are.
-        const FRAMED: u32 = 256;
+        // A herd that runs as a band is framed from where its horses are.
+        const FRAMED: u32 = crate::crowd::herd::BAND_MAX;
         let mut positions = Vec::new();
         if count <= FRAMED {
             let t = time * playback as f64;
@@ -190,10 +191,11 @@ impl Renderer {
     }
 }
 
-/// How far a small herd's view looks down: enough that the herd's depth
-/// spreads up the picture instead of lining the horizon, still low enough
-/// to see the horses from the side.
-const SMALL_HERD_PITCH: f32 = 0.3;
+/// How far a band's view looks down (about 23°): enough that the band's
+/// rows spread up the picture instead of lining the horizon, still low
+/// enough to see the horses from the side (0.3 framed 20 horses at 32 %
+/// of the picture, 0.4 at 44 %).
+const SMALL_HERD_PITCH: f32 = 0.4;
 
 /// A model's outline as a few points in model space: every vertex at
 /// eight instants of every baked clip, reduced to the extreme vertex along
@@ -233,6 +235,16 @@ fn silhouette(vat: &crate::vat::Vat) -> Vec<glam::Vec3> {
     extremes
 }
 
+/// How much of each horse's outline a small herd's view keeps in frame:
+/// all of it up to 5 horses; from there to 20 the view closes in until only
+/// the middle half of each outline (about its box's centre) must fit, so
+/// the horses nearest the camera may be cut by the frame's edge, as a
+/// photographer fills the frame with a herd, and every horse's middle
+/// stays in view.
+fn outline_kept(count: usize) -> f32 {
+    1.0 - 0.5 * ((count as f32 - 5.0) / 15.0).clamp(0.0, 1.0)
+}
+
 /// Aims `camera` (its yaw, pitch and field of view kept) at the middle of
 /// the horses placed at `horses` (with `scales`) and sets the least distance
 /// at which every horse's outline (`shape`, model space) is inside the
@@ -245,10 +257,20 @@ fn fit_horses(
     size: f32,
     aspect: f32,
 ) {
+    let kept = outline_kept(horses.len());
+    let (lo, hi) = shape.iter().fold(
+        (glam::Vec3::splat(f32::MAX), glam::Vec3::splat(f32::MIN)),
+        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+    );
+    let middle = (lo + hi) * 0.5;
     let points: Vec<glam::Vec3> = horses
         .iter()
         .zip(scales)
-        .flat_map(|(h, &s)| shape.iter().map(move |p| h.to_world(*p, s)))
+        .flat_map(|(h, &s)| {
+            shape
+                .iter()
+                .map(move |p| h.to_world(middle + (*p - middle) * kept, s))
+        })
         .collect();
     if points.is_empty() {
         return;

@@ -20,12 +20,13 @@
 //!   heading is the path's tangent, so its turn rate is bounded by the path's
 //!   curvature.
 
+mod band;
 mod formation;
 mod path;
 
+pub use band::{BAND_MAX, band_lanes, band_slots, band_step};
 pub use formation::{
-    FORMATION_ASPECT, FORMATION_JITTER, SMALL_HERD, formation_box, formation_extent,
-    formation_slot, formation_spacing,
+    FORMATION_ASPECT, FORMATION_JITTER, formation_box, formation_extent, formation_slot,
 };
 pub use path::{HerdPath, PATH_SAMPLES};
 
@@ -68,9 +69,12 @@ pub struct HerdParams {
     pub segment: f32,
     /// Crossfade seconds (pose and speed).
     pub fade: f32,
-    /// Distance between neighbours in a large herd's formation, model
-    /// units (a small herd's slots are closer: `formation_spacing`).
+    /// Distance between neighbours along the path in a large herd's
+    /// spiral, model units (across it they may be 1/2.5 of it apart).
     pub spacing: f32,
+    /// The model's box across and along its heading (its bake's x and z
+    /// extents, model units): how close a small herd's band runs.
+    pub footprint: Vec2,
     /// How fast a gait change sweeps back through the herd, model units/s.
     pub lag_speed: f32,
 }
@@ -93,8 +97,11 @@ pub struct HerdTable {
     pub lag_speed: f32,
     /// Ground speed per gait (walk, gallop, idle) and the largest lag.
     pub speeds: [f32; 4],
-    /// Clip per gait, and the path length in `w`.
-    pub clips: [u32; 4],
+    /// Clip per gait.
+    pub clips: [u32; 3],
+    /// How many horses run as a band (their slots follow the path samples
+    /// in [`Herd::gpu_data`]); 0 when the herd runs in the spiral.
+    pub band: u32,
     pub path_length: f32,
     pub spacing: f32,
     /// This frame's herd time, seconds after the start of segment `first`.
@@ -150,8 +157,9 @@ pub struct HorseState {
 pub struct Herd {
     pub params: HerdParams,
     pub path: HerdPath,
-    /// The slots' spacing for this count ([`formation_spacing`]).
-    pub slot_spacing: f32,
+    /// The slots of a small herd's band ([`band_slots`]; empty for the
+    /// spiral).
+    pub band: Vec<Vec2>,
     /// `checkpoints[i]` = herd distance at the start of segment
     /// `i × CHECKPOINT_SEGMENTS`, in f64 (summed over days of segments, f32
     /// would lose whole units). One entry per ~7 hours of herd time, so a
@@ -170,7 +178,7 @@ impl Herd {
     pub fn new(params: HerdParams, count: u32) -> Self {
         let path = HerdPath::for_herd(params.seed, params.spacing, count);
         Self {
-            slot_spacing: formation_spacing(params.spacing, count),
+            band: band_slots(count, params.footprint),
             params,
             path,
             checkpoints: vec![0.0],
@@ -249,6 +257,29 @@ impl Herd {
         d
     }
 
+    /// Where horse `index` runs relative to the herd's centre (x across, y
+    /// along): its band slot, or its place in the spiral. The CPU twin of
+    /// `herd_slot` in shaders/herd.wgsl.
+    pub fn slot(&self, index: u32) -> Vec2 {
+        self.band
+            .get(index as usize)
+            .copied()
+            .unwrap_or_else(|| formation_slot(index, self.params.spacing))
+    }
+
+    /// What the GPU keeps of the herd between rebuilds (`herd_static` in
+    /// shaders/herd.wgsl): the [`PATH_SAMPLES`] path samples, then room for
+    /// [`BAND_MAX`] band slots, two to an entry (x, y, x, y).
+    pub fn gpu_data(&self) -> Vec<[f32; 4]> {
+        let mut data = self.path.samples.clone();
+        data.extend((0..BAND_MAX as usize / 2).map(|k| {
+            let slot = |i: usize| self.band.get(i).copied().unwrap_or(Vec2::ZERO);
+            let (a, b) = (slot(2 * k), slot(2 * k + 1));
+            [a.x, a.y, b.x, b.y]
+        }));
+        data
+    }
+
     /// The largest lag any horse has (ahead or behind), in seconds.
     pub fn max_lag(&self) -> f32 {
         (TABLE_SEGMENTS as f32 / 2.0 - 2.0) * self.params.segment
@@ -275,14 +306,10 @@ impl Herd {
                 self.params.speeds[2],
                 self.max_lag(),
             ],
-            clips: [
-                self.params.clips[0],
-                self.params.clips[1],
-                self.params.clips[2],
-                0,
-            ],
+            clips: self.params.clips,
+            band: self.band.len() as u32,
             path_length: self.path.length,
-            spacing: self.slot_spacing,
+            spacing: self.params.spacing,
             time: 0.0,
             laps,
         };
@@ -332,7 +359,7 @@ impl Herd {
     /// `table.time`). This is the CPU twin of `herd_state` in
     /// shaders/herd.wgsl.
     pub fn instance_local(&self, table: &HerdTable, index: u32, t: f32) -> HorseState {
-        let slot = formation_slot(index, table.spacing);
+        let slot = self.slot(index);
         let lag = (-slot.y / table.lag_speed.max(1e-6)).clamp(-table.speeds[3], table.speeds[3]);
         let tau = t - lag;
         let (distance, g0, g1, weight) = Self::schedule(table, tau);

@@ -9,8 +9,39 @@ fn params() -> HerdParams {
         segment: 6.0,
         fade: 0.25,
         spacing: 3.2,
+        footprint: FOOTPRINT,
         lag_speed: 12.0,
     }
+}
+
+/// A horse's box across and along (1.25 × its length is the spacing).
+const FOOTPRINT: Vec2 = Vec2::new(0.6, 2.56);
+
+/// Whether two horses' boxes (`FOOTPRINT` at the largest instance scale,
+/// centred on their positions, turned to their headings) overlap: a
+/// separating-axis test over the four edge directions.
+fn boxes_overlap(a: (Vec2, Vec2), b: (Vec2, Vec2)) -> bool {
+    let half = FOOTPRINT * 1.12 * 0.5;
+    if a.0.distance(b.0) > 2.0 * half.length() {
+        return false;
+    }
+    let axes = |f: Vec2| [Vec2::new(f.y, -f.x), f];
+    let corners = |(p, f): (Vec2, Vec2)| {
+        let [r, f] = axes(f);
+        [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+            .map(|(i, j)| p + r * half.x * i + f * half.y * j)
+    };
+    let (ca, cb) = (corners(a), corners(b));
+    axes(a.1).into_iter().chain(axes(b.1)).all(|axis| {
+        let span = |c: &[Vec2; 4]| {
+            c.iter().fold((f32::MAX, f32::MIN), |(lo, hi), p| {
+                let d = p.dot(axis);
+                (lo.min(d), hi.max(d))
+            })
+        };
+        let ((a0, a1), (b0, b1)) = (span(&ca), span(&cb));
+        a1 > b0 && b1 > a0
+    })
 }
 
 #[test]
@@ -75,13 +106,12 @@ fn the_gait_mix_is_respected() {
 fn check_speed(start: f64, frames: u32, dt: f64) {
     let mut herd = Herd::new(params(), 100);
     let mut last: Option<f64> = None;
+    let lag = -herd.slot(0).y / params().lag_speed;
     for f in 0..frames {
         let t = start + f as f64 * dt;
         let table = herd.table(t);
-        // Horse 0 sits near the centre: it sees the schedule shifted by its
-        // small lag.
+        // Horse 0 sees the schedule shifted by its lag.
         let h = herd.instance(&table, 0, t);
-        let lag = -formation_slot(0, params().spacing).y / params().lag_speed;
         if let Some(prev) = last {
             let v = ((h.distance - prev) / dt) as f32;
             assert!((-1e-3..=8.5 * 1.01).contains(&v), "speed {v} at {t}");
@@ -119,7 +149,7 @@ fn at_day_30_speed_still_follows_the_gait_frame_by_frame() {
 /// the distance summed over the schedule, the place on the path at that
 /// distance modulo its length.
 fn reference(herd: &mut Herd, index: u32, t: f64) -> (f64, Vec2) {
-    let slot = formation_slot(index, herd.params.spacing);
+    let slot = herd.slot(index);
     let max_lag = herd.max_lag();
     let lag = (-slot.y / herd.params.lag_speed).clamp(-max_lag, max_lag);
     let tau = t - lag as f64;
@@ -176,57 +206,100 @@ fn the_table_gives_the_same_horse_whatever_frame_it_was_made_for() {
     }
 }
 
-/// A small herd runs closer together, yet every pair of slots still keeps
-/// the spacing rule (a spacing along the path or 1/2.5 of one across);
-/// larger herds keep the full spacing.
+/// A band's horses stand clear of each other (their boxes at the largest
+/// scale, heading along the path) at every count from 2 to 20 and at some
+/// up to the largest band, yet closer than the spiral would put them: they
+/// run together as a herd does.
 #[test]
-fn small_herds_close_up_within_the_spacing_rule() {
-    let s = 3.2;
-    assert_eq!(formation_spacing(s, 1), s);
-    assert_eq!(formation_spacing(s, SMALL_HERD + 1), s);
-    for count in 2..=SMALL_HERD {
-        let compact = formation_spacing(s, count);
-        assert!(compact <= s, "{count}: {compact}");
-        let slots: Vec<Vec2> = (0..count).map(|i| formation_slot(i, compact)).collect();
+fn bands_stand_clear_and_close() {
+    let s = params().spacing;
+    assert!(band_slots(1, FOOTPRINT).is_empty());
+    assert!(band_slots(BAND_MAX + 1, FOOTPRINT).is_empty());
+    assert_eq!(
+        (1..=20).map(band_lanes).collect::<Vec<_>>(),
+        [1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3]
+    );
+    let ahead = Vec2::Y;
+    for count in (2..=20).chain([33, 64, 101, BAND_MAX - 1, BAND_MAX]) {
+        let slots = band_slots(count, FOOTPRINT);
+        assert_eq!(slots.len(), count as usize);
         for (i, a) in slots.iter().enumerate() {
             for b in &slots[i + 1..] {
-                let d = *a - *b;
                 assert!(
-                    d.y.abs() >= s || d.x.abs() >= s / 2.5,
-                    "{count} horses: slots {a} and {b} break the rule at spacing {s}"
+                    !boxes_overlap((*a, ahead), (*b, ahead)),
+                    "{count} horses: slots {a} and {b} overlap"
                 );
             }
         }
+        // Each horse has a neighbour within two body widths across and a
+        // body length along: the band is close, not merely clear.
+        for (i, a) in slots.iter().enumerate() {
+            let near = slots.iter().enumerate().any(|(j, b)| {
+                let d = (*a - *b).abs();
+                i != j && d.x < 2.0 * FOOTPRINT.x && d.y < 1.2 * FOOTPRINT.y
+            });
+            assert!(near, "{count} horses: slot {a} runs alone");
+        }
+        // The band's box is centred on the herd's centre.
+        let (lo, hi) = formation_box(count, s, FOOTPRINT);
+        let mid = (lo + hi) * 0.5;
+        assert!(mid.length() < 0.2 * s, "{count} horses: centred at {mid}");
+        // Its area per horse is well under the spiral's.
+        let area = |(lo, hi): (Vec2, Vec2)| {
+            let e = hi - lo + FOOTPRINT;
+            e.x * e.y
+        };
+        let spiral = (0..count).map(|i| formation_slot(i, s)).fold(
+            (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
+            |(lo, hi), p| (lo.min(p), hi.max(p)),
+        );
+        assert!(
+            area((lo, hi)) < 0.5 * area(spiral),
+            "{count} horses: band {} vs spiral {}",
+            area((lo, hi)),
+            area(spiral)
+        );
     }
-    // Two or three horses would otherwise run two to three spacings apart.
-    assert!(formation_spacing(s, 3) < 0.6 * s);
+    // 20 horses: three lanes, front row first, alternate rows half a lane
+    // apart.
+    let band = band_slots(20, FOOTPRINT);
+    let step = band_step(FOOTPRINT);
+    assert!(band[0].y > band[3].y + 0.8 * step.y && band[3].y > band[6].y + 0.8 * step.y);
+    let offset = (band[3].x - band[0].x).abs();
+    assert!(
+        (offset - 0.5 * step.x).abs() < 0.2 * step.x,
+        "rows are {offset} apart across, lanes {}",
+        step.x
+    );
 }
 
 #[test]
 fn horses_never_run_into_each_other() {
-    // Small herds (closed up) and a large one.
-    for count in [3, 20, 150] {
+    // Bands of 3, 20 and 150, and a spiral.
+    for count in [3, 20, 150, BAND_MAX + 50] {
         let mut herd = Herd::new(params(), count);
-        let mut closest = f32::INFINITY;
         for f in 0..400 {
             let t = f as f64 * 0.15;
             let table = herd.table(t);
-            let p: Vec<Vec2> = (0..count)
-                .map(|i| herd.instance(&table, i, t).position)
+            let p: Vec<(Vec2, Vec2)> = (0..count)
+                .map(|i| {
+                    let h = herd.instance(&table, i, t);
+                    (h.position, h.forward)
+                })
                 .collect();
+            // Slots stand clear (the formation tests); gait changes only
+            // stretch the herd, so over the run no two boxes meet.
             for (i, a) in p.iter().enumerate() {
-                for b in &p[i + 1..] {
-                    closest = closest.min(a.distance(*b));
+                for (j, b) in p.iter().enumerate().skip(i + 1) {
+                    assert!(
+                        !boxes_overlap(*a, *b),
+                        "{count} horses at {t} s: {i} at {} and {j} at {} collide",
+                        a.0,
+                        b.0
+                    );
                 }
             }
         }
-        // Slots are a spacing apart along the path or 1/2.5 of it across
-        // (the formation tests); gait changes only stretch the herd, so
-        // over the run no pair comes closer than the formation allows.
-        assert!(
-            closest > 0.4 * params().spacing,
-            "{count} horses: closest pair {closest}"
-        );
     }
 }
 
