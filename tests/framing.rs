@@ -89,6 +89,43 @@ fn the_opening_view_frames_any_herd() {
     eprintln!("crowd coverage: {}", report.join(", "));
 }
 
+/// "Follow the herd" carries the opening view's target along with the herd
+/// (no fresh fit a frame): at the opening time it is the opening view's
+/// target, and as the band of 20 runs on, turns and changes gait it stays
+/// within a third of a model's size of where a fresh fit would aim.
+#[test]
+fn following_carries_the_target_with_the_band() {
+    let Some(gpu) = common::gpu_or_skip("follow") else {
+        return;
+    };
+    let loaded = load(&ModelChoice::Horse, 15.0, Precision::F16, None).expect("horse");
+    let mut config = RendererConfig::for_model(&loaded, SIZE.0, SIZE.1, 20, 1, headless::FORMAT);
+    config.behaviour = BehaviourSettings::on();
+    let mut view = Headless::new(gpu, &loaded.model, &loaded.vat, &config).expect("renderer");
+    let opening = view.renderer.camera_at(TIME, 1.0);
+    let size = view.renderer.layout.model_size;
+    let target = view.renderer.herd_target(TIME, 1.0).expect("a herd");
+    assert!(
+        target.distance(opening.target) < 1e-3 * size,
+        "{target} vs {}",
+        opening.target
+    );
+    let mut moved = 0.0f32;
+    for t in [4.0, 9.0, 15.5, 24.0, 37.0, 60.0] {
+        let followed = view.renderer.herd_target(t, 1.0).expect("a herd");
+        let fresh = view.renderer.herd_camera(t, 1.0).expect("a herd").target;
+        moved = moved.max(followed.distance(opening.target));
+        // Measured: 0.03 to 0.25 model sizes.
+        assert!(
+            followed.distance(fresh) < size / 3.0,
+            "at {t} s the followed target {followed} is {} from a fresh fit's {fresh}",
+            followed.distance(fresh)
+        );
+    }
+    // The herd ran on: following moved the view.
+    assert!(moved > 10.0 * size, "moved {moved}");
+}
+
 /// The least share of the picture the flock covers at the default count
 /// (measured 3.6 % at 640×360; the view before this one, from afar through
 /// the fog, showed about 0.2 %).

@@ -72,7 +72,7 @@ impl Renderer {
                     pitch: SMALL_HERD_PITCH,
                     ..Camera::default()
                 };
-                let shape = silhouette(&self.vat);
+                let shape = self.outline.get_or_init(|| silhouette(&self.vat));
                 let seed = self.crowd.seed();
                 let horses: Vec<Placement> = positions
                     .iter()
@@ -100,6 +100,32 @@ impl Renderer {
             }
         });
         Some(camera)
+    }
+
+    /// Where "follow the herd" aims at scene time `time`: the opening
+    /// view's target ([`Self::herd_camera`]), carried along with the herd:
+    /// its offset from the herd's centre is kept in the herd's own axes
+    /// (across, up, along), so following costs one lookup of the centre a
+    /// frame instead of a fresh fit of every horse (which takes a few
+    /// milliseconds for a band). The offset is measured again when the
+    /// count or the view's aspect changes. `None` when there is no herd.
+    pub fn herd_target(&mut self, time: f64, playback: f32) -> Option<glam::Vec3> {
+        let key = (self.crowd.count(), self.aspect().to_bits());
+        let t = time * playback as f64;
+        let (centre, forward) = self.behaviour.herd_centre(&self.gpu.queue, key.0, t)?;
+        let right = glam::Vec2::new(-forward.y, forward.x);
+        let offset = match self.follow_offset {
+            Some((k, offset)) if k == key => offset,
+            _ => {
+                let target = self.herd_camera(time, playback)?.target;
+                let d = glam::Vec2::new(target.x - centre.x, target.z - centre.y);
+                let offset = glam::Vec3::new(d.dot(right), target.y, d.dot(forward));
+                self.follow_offset = Some((key, offset));
+                offset
+            }
+        };
+        let p = centre + right * offset.x + forward * offset.z;
+        Some(glam::Vec3::new(p.x, offset.y, p.y))
     }
 
     /// A view of the flock as it is now (its state read back from the GPU,

@@ -138,6 +138,12 @@ pub struct Renderer {
     costs: TechniqueCosts,
     model_cpu: Arc<Model>,
     vat: Arc<Vat>,
+    /// The model's outline for framing (`framing::silhouette`), made from
+    /// the VAT the first time a view needs it.
+    outline: std::sync::OnceLock<Vec<glam::Vec3>>,
+    /// The follow camera's target relative to the herd (`herd_target`),
+    /// for the count and aspect (as bits) it was measured at.
+    follow_offset: Option<((u32, u32), glam::Vec3)>,
     clip_table: Vec<VatClipGpu>,
     pub layout: CrowdSpec,
     pub timer: Option<GpuTimer>,
@@ -263,6 +269,8 @@ impl Renderer {
             costs: TechniqueCosts::default(),
             model_cpu,
             vat,
+            outline: std::sync::OnceLock::new(),
+            follow_offset: None,
             clip_table,
             layout,
             timer,

@@ -157,9 +157,9 @@ impl Running {
             self.renderer.set_behaviour(self.ui.behaviour);
         }
         if self.ui.follow_herd
-            && let Some(c) = self.renderer.herd_camera(self.scene_time, 1.0)
+            && let Some(target) = self.renderer.herd_target(self.scene_time, 1.0)
         {
-            self.camera.target = c.target;
+            self.camera.target = target;
         }
         // The flock lives on the GPU: look where it is every half second
         // (a read-back), take its whole view after the first frame, and
