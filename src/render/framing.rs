@@ -85,7 +85,7 @@ impl Renderer {
                 let scales: Vec<f32> = (0..count)
                     .map(|i| crate::crowd::generate(seed, i).scale)
                     .collect();
-                fit_horses(&mut camera, &horses, &scales, &shape, size, aspect);
+                fit_horses(&mut camera, &horses, &scales, shape, size, aspect);
                 camera
             })
             .filter(|c| c.distance <= crowd_view);
