@@ -66,6 +66,15 @@ impl GpuContext {
         pollster::block_on(Self::new(instance, None)).map(Arc::new)
     }
 
+    /// A device with no window on one of `backends` only (tests compare
+    /// backends; [`Self::headless`] follows `WGPU_BACKEND`).
+    pub fn headless_on(backends: wgpu::Backends) -> Result<Arc<Self>, GpuError> {
+        let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+        descriptor.backends = backends;
+        let instance = wgpu::Instance::new(descriptor);
+        pollster::block_on(Self::new(instance, None)).map(Arc::new)
+    }
+
     /// A device for `instance`, able to present to `surface` when given.
     pub async fn new(
         instance: wgpu::Instance,
@@ -260,6 +269,24 @@ pub fn read_buffer(
         .to_vec();
     buffer.unmap();
     Ok(bytes)
+}
+
+/// The layers to give a texture that is read through a `D2Array` view,
+/// for one that holds `layers`. The GL backend takes a texture's view
+/// dimension from its layer count (1: `D2`, 6 or a multiple of 6: a cube),
+/// so there a one-layer array would be bound as a plain 2D texture and
+/// every draw that reads it would draw nothing; it gets a spare layer
+/// (none is ever read). Other backends get `layers`.
+pub fn array_layers(device: &wgpu::Device, layers: u32) -> u32 {
+    if device.adapter_info().backend != wgpu::Backend::Gl {
+        return layers;
+    }
+    let layers = layers.max(2);
+    if layers.is_multiple_of(6) {
+        layers + 1
+    } else {
+        layers
+    }
 }
 
 /// A compute-stage storage-buffer layout entry with no size limit.

@@ -134,7 +134,7 @@ impl ModelGpu {
             .iter()
             .fold((1, 1), |(w, h), i| (w.max(i.width), h.max(i.height)));
         let (w, h) = (w.min(MAX_LAYER_SIDE), h.min(MAX_LAYER_SIDE));
-        let layers = model.images.len().max(1) as u32;
+        let layers = crate::gpu::array_layers(device, model.images.len().max(1) as u32);
         let levels = 32 - w.max(h).leading_zeros();
         let texture = device.create_texture(&wgpu::TextureDescriptor {
             label: Some("model base colour textures"),

@@ -84,7 +84,7 @@ impl Maps {
             size: wgpu::Extent3d {
                 width: side,
                 height: side,
-                depth_or_array_layers: count,
+                depth_or_array_layers: crate::gpu::array_layers(device, count),
             },
             mip_level_count: 1,
             sample_count: 1,

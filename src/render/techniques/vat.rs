@@ -83,12 +83,23 @@ impl VatResources {
         vat: &Vat,
         table: &[VatClipGpu],
     ) -> Self {
+        let layers = crate::gpu::array_layers(device, vat.layout.layers);
         let size = wgpu::Extent3d {
             width: vat.layout.width,
             height: vat.layout.height,
-            depth_or_array_layers: vat.layout.layers,
+            depth_or_array_layers: layers,
         };
         let upload = |label: &'static str, format, bytes: &[u8]| {
+            // Spare layers (see `array_layers`) are zeros.
+            let layer = bytes.len() / vat.layout.layers.max(1) as usize;
+            let mut padded = Vec::new();
+            let bytes = if layers > vat.layout.layers {
+                padded.extend_from_slice(bytes);
+                padded.resize(layer * layers as usize, 0);
+                &padded[..]
+            } else {
+                bytes
+            };
             device.create_texture_with_data(
                 queue,
                 &wgpu::TextureDescriptor {
