@@ -247,3 +247,32 @@ fn export_writes_exr_and_json_that_read_back() {
     assert!(json["bounds"]["min"].as_array().unwrap().len() == 3);
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// `Vat::clips_bounds` is the box over the stored frames of the clips
+/// asked for: every clip's lies within the bake's bounds, no clip gives
+/// none, and a herd that plays only the deer's walk, gallop and idle gets
+/// a narrower box than the one that covers it lying down and fighting.
+#[test]
+fn clips_bounds_cover_the_clips_asked_for() {
+    use stampede::crowd::anim::HerdClips;
+    use stampede::crowd::setup::{ModelChoice, load};
+    let path = model_or_skip!("QuaterniusDeer.gltf");
+    let loaded = load(&ModelChoice::File(path), 15.0, Precision::F16, None).expect("deer");
+    let vat = &loaded.vat;
+    let all: Vec<u32> = (0..vat.clips.len() as u32).collect();
+    let every = vat.clips_bounds(&all).expect("frames");
+    let tolerance = (vat.bounds.max - vat.bounds.min).length() * 1e-3;
+    assert!(
+        every.min.cmpge(vat.bounds.min - tolerance).all()
+            && every.max.cmple(vat.bounds.max + tolerance).all(),
+        "{every:?} outside {:?}",
+        vat.bounds
+    );
+    assert!(vat.clips_bounds(&[]).is_none());
+    assert!(vat.clips_bounds(&[vat.clips.len() as u32]).is_none());
+    let herd = HerdClips::find(&vat.clips, &loaded.ground_speeds).expect("the deer walks");
+    let running = vat.clips_bounds(&herd.clips).expect("frames");
+    let (w_all, w_run) = (every.max.x - every.min.x, running.max.x - running.min.x);
+    eprintln!("deer width: {w_all} over every clip, {w_run} over the herd's");
+    assert!(w_run < 0.8 * w_all, "{w_run} vs {w_all}");
+}

@@ -97,7 +97,8 @@ impl HerdClips {
     }
 
     /// The herd's parameters for a model whose box is `footprint` (x
-    /// across, y along its heading: its bake's x and z extents).
+    /// across, y along its heading: the x and z extents of its baked frames
+    /// of the herd's clips, `Vat::clips_bounds`).
     pub fn params(&self, seed: u64, settings: &BehaviourSettings, footprint: Vec2) -> HerdParams {
         let spacing = 1.25 * footprint.max_element().max(1e-3);
         let mut mix = settings.mix.map(|w| w.max(0.0));

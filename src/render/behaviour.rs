@@ -12,7 +12,7 @@ use crate::crowd::anim::{BehaviourSettings, BehaviourView, HerdClips, bird_clips
 use crate::crowd::flock::{Boid, FlockParams};
 use crate::crowd::herd::{BAND_MAX, Herd, HerdTable, PATH_SAMPLES};
 use crate::crowd::{CrowdSpec, FrameUniform, Motion};
-use crate::vat::VatClip;
+use crate::vat::Vat;
 use glam::Vec2;
 
 /// Seconds of one flock step.
@@ -54,13 +54,13 @@ pub struct Behaviour {
 impl Behaviour {
     pub fn new(
         device: &wgpu::Device,
-        clips: &[VatClip],
+        vat: &Vat,
         ground_speeds: &[f32],
         layout: CrowdSpec,
-        bounds: &Aabb,
         seed: u64,
         settings: BehaviourSettings,
     ) -> Self {
+        let clips = &vat.clips;
         let kind = match layout.motion {
             Motion::Track => HerdClips::find(clips, ground_speeds)
                 .map_or(BehaviourKind::None, BehaviourKind::Herd),
@@ -69,6 +69,13 @@ impl Behaviour {
             }
             Motion::Stand => BehaviourKind::None,
         };
+        // The herd's box: over the clips it plays (every clip's when it
+        // has none).
+        let bounds = match kind {
+            BehaviourKind::Herd(herd) => vat.clips_bounds(&herd.clips),
+            _ => None,
+        }
+        .unwrap_or(vat.bounds);
         let extent = bounds.max - bounds.min;
         let buffer = |label, size, usage| {
             device.create_buffer(&wgpu::BufferDescriptor {

@@ -245,10 +245,9 @@ impl Renderer {
         };
         let behaviour = Behaviour::new(
             device,
-            &vat.clips,
+            &vat,
             &config.ground_speeds,
             layout,
-            &vat.bounds,
             config.seed,
             config.behaviour,
         );

@@ -184,6 +184,26 @@ impl Vat {
         self.positions.position(i, &self.bounds)
     }
 
+    /// The box around every stored position of the clips `clips` (indices
+    /// into [`Self::clips`]; others are skipped), or `None` when they
+    /// store none. `bounds` covers every clip; a crowd that plays only some
+    /// (a herd's walk, gallop and idle) needs only theirs: a deer lying
+    /// down in its death clip is wider than it ever runs.
+    pub fn clips_bounds(&self, clips: &[u32]) -> Option<Aabb> {
+        let mut points = clips
+            .iter()
+            .filter_map(|&c| self.clips.get(c as usize))
+            .flat_map(|clip| {
+                (0..clip.frame_count).flat_map(move |f| {
+                    (0..self.layout.vertex_count)
+                        .map(move |v| self.position(self.layout.texel_index(clip, f, v)))
+                })
+            });
+        let first = points.next()?;
+        let (min, max) = points.fold((first, first), |(lo, hi), p| (lo.min(p), hi.max(p)));
+        Some(Aabb { min, max })
+    }
+
     /// The normal stored at texel `i`, decoded for a packed bake.
     pub fn normal(&self, i: usize) -> Vec3 {
         match self.precision {

@@ -72,8 +72,9 @@ pub struct HerdParams {
     /// Distance between neighbours along the path in a large herd's
     /// spiral, model units (across it they may be 1/2.5 of it apart).
     pub spacing: f32,
-    /// The model's box across and along its heading (its bake's x and z
-    /// extents, model units): how close a small herd's band runs.
+    /// The model's box across and along its heading (the x and z extents
+    /// of its baked frames of the herd's clips, model units): how close a
+    /// small herd's band runs.
     pub footprint: Vec2,
     /// How fast a gait change sweeps back through the herd, model units/s.
     pub lag_speed: f32,
