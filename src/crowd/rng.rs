@@ -41,6 +41,12 @@ impl SplitMix64 {
     }
 }
 
+/// A hash's low and high 16 bits as a pair in [-0.5, 0.5]: the herd's
+/// slot jitter (`formation_slot` in shaders/herd.wgsl does the same).
+pub fn centred_pair(h: u32) -> glam::Vec2 {
+    glam::Vec2::new((h & 0xffff) as f32, (h >> 16) as f32) / 65535.0 - 0.5
+}
+
 /// PCG hash of a u32: the same integer steps as `pcg_hash` in
 /// shaders/rng.wgsl.
 pub fn pcg_hash(i: u32) -> u32 {

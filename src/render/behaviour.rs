@@ -10,7 +10,7 @@ use super::flock_sim::FlockSim;
 use crate::Aabb;
 use crate::crowd::anim::{BehaviourSettings, BehaviourView, HerdClips, bird_clips};
 use crate::crowd::flock::{Boid, FlockParams};
-use crate::crowd::herd::{BAND_MAX, Herd, HerdTable, PATH_SAMPLES};
+use crate::crowd::herd::{GPU_DATA_ENTRIES, Herd, HerdTable};
 use crate::crowd::{CrowdSpec, FrameUniform, Motion};
 use crate::vat::Vat;
 use glam::Vec2;
@@ -99,8 +99,8 @@ impl Behaviour {
                 wgpu::BufferUsages::UNIFORM,
             ),
             path_buffer: buffer(
-                "herd path",
-                ((PATH_SAMPLES + BAND_MAX as usize / 2) * 16) as u64,
+                "herd path and band",
+                (GPU_DATA_ENTRIES * 16) as u64,
                 wgpu::BufferUsages::STORAGE,
             ),
             flock: None,
@@ -154,7 +154,7 @@ impl Behaviour {
 
     /// The herd for `count` horses. Its path is sized for the count, so a
     /// new count rebuilds it (and the herd jumps to its place on the new
-    /// path); the path samples are uploaded only then.
+    /// path); its path samples and band slots are uploaded only then.
     fn herd_for(&mut self, queue: &wgpu::Queue, clips: HerdClips, count: u32) -> &mut Herd {
         if self.herd.as_ref().is_none_or(|(_, c)| *c != count) {
             let params = clips.params(self.seed, &self.settings, self.footprint);
@@ -294,16 +294,11 @@ impl Behaviour {
 
     /// The box (min, max) the formation of `count` horses takes, across
     /// and along the path, relative to the herd's centre.
-    pub fn herd_box(&self, count: u32) -> Option<(Vec2, Vec2)> {
+    pub fn herd_box(&mut self, queue: &wgpu::Queue, count: u32) -> Option<(Vec2, Vec2)> {
         let BehaviourKind::Herd(clips) = self.kind else {
             return None;
         };
-        let params = clips.params(self.seed, &self.settings, self.footprint);
-        Some(crate::crowd::herd::formation_box(
-            count,
-            params.spacing,
-            params.footprint,
-        ))
+        Some(self.herd_for(queue, clips, count.max(1)).slot_box(count))
     }
 
     /// The flock's simulation, once it has stepped.

@@ -44,7 +44,7 @@ impl Renderer {
         let (centre, forward) =
             self.behaviour
                 .herd_centre(&self.gpu.queue, count, time * playback as f64)?;
-        let (lo, hi) = self.behaviour.herd_box(count)?;
+        let (lo, hi) = self.behaviour.herd_box(&self.gpu.queue, count)?;
         let extent = (hi - lo) * 0.5;
         let size = self.layout.model_size;
         let right = glam::Vec2::new(-forward.y, forward.x);
@@ -284,11 +284,7 @@ fn fit_horses(
     aspect: f32,
 ) {
     let kept = outline_kept(horses.len());
-    let (lo, hi) = shape.iter().fold(
-        (glam::Vec3::splat(f32::MAX), glam::Vec3::splat(f32::MIN)),
-        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
-    );
-    let middle = (lo + hi) * 0.5;
+    let middle = crate::Aabb::from_points(shape.iter().copied()).center();
     let points: Vec<glam::Vec3> = horses
         .iter()
         .zip(scales)

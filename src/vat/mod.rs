@@ -190,7 +190,7 @@ impl Vat {
     /// (a herd's walk, gallop and idle) needs only theirs: a deer lying
     /// down in its death clip is wider than it ever runs.
     pub fn clips_bounds(&self, clips: &[u32]) -> Option<Aabb> {
-        let mut points = clips
+        let points = clips
             .iter()
             .filter_map(|&c| self.clips.get(c as usize))
             .flat_map(|clip| {
@@ -199,9 +199,7 @@ impl Vat {
                         .map(move |v| self.position(self.layout.texel_index(clip, f, v)))
                 })
             });
-        let first = points.next()?;
-        let (min, max) = points.fold((first, first), |(lo, hi), p| (lo.min(p), hi.max(p)));
-        Some(Aabb { min, max })
+        Some(Aabb::from_points(points)).filter(|b| !b.is_empty())
     }
 
     /// The normal stored at texel `i`, decoded for a packed bake.

@@ -1,5 +1,5 @@
-//! A small herd's formation: a close band of staggered rows, as a few
-//! horses run together, sized from the model's own footprint.
+//! A small herd's formation: a close band of staggered rows, as a herd
+//! runs together, sized from the model's own footprint.
 //!
 //! The spiral of a large herd keeps its slots where they are as the herd
 //! grows, and spaces them by a rule for any model (a spacing of 1.25 model
@@ -8,11 +8,11 @@
 //! any two. A band instead packs up to [`BAND_MAX`] horses as close as
 //! the model's box allows: rows across the path, alternate rows shifted by
 //! half a lane so that each horse runs beside the gap between two in the
-//! row ahead. The CPU lays the slots out once per herd and sends them in
-//! the herd table (`HerdTable::band_slots`), so the GPU has no twin to keep
-//! in step.
+//! row ahead. The CPU lays the slots out once per herd and uploads them
+//! after the path samples (`Herd::gpu_data`), so the GPU reads them and has
+//! no twin of this layout to keep in step.
 
-use crate::crowd::rng::pcg_hash;
+use crate::crowd::rng::{centred_pair, pcg_hash};
 use glam::Vec2;
 
 /// Herds of 2 to this many run as a band; larger ones (and one horse) in
@@ -77,8 +77,7 @@ pub fn band_slots(count: u32, footprint: Vec2) -> Vec<Vec2> {
             let lane = (index % lanes + (lanes - in_row) / 2) as f32 - (lanes - 1) as f32 * 0.5;
             let shift = if row % 2 == 1 { 0.25 } else { -0.25 };
             let along = (rows - 1) as f32 * 0.5 - row as f32;
-            let h = pcg_hash(index ^ 0x9e37_79b9);
-            let jitter = Vec2::new((h & 0xffff) as f32, (h >> 16) as f32) / 65535.0 - 0.5;
+            let jitter = centred_pair(pcg_hash(index ^ 0x9e37_79b9));
             Vec2::new(lane + shift, along) * step + jitter * JITTER * size
         })
         .collect()

@@ -4,8 +4,7 @@
 //! index, so growing the herd keeps everyone in place. A small herd runs as
 //! a close band instead (`super::band`).
 
-use super::band::band_slots;
-use crate::crowd::rng::pcg_hash;
+use crate::crowd::rng::{centred_pair, pcg_hash};
 use glam::Vec2;
 use std::f32::consts::TAU;
 
@@ -33,35 +32,11 @@ pub fn formation_slot(index: u32, spacing: f32) -> Vec2 {
     // Keep in sync with `formation_slot` in shaders/herd.wgsl.
     let turns = index as f32 * (GOLDEN_ANGLE / TAU);
     let a = (turns - turns.floor() - 0.5) * TAU;
-    let h = pcg_hash(index);
-    let jitter = Vec2::new((h & 0xffff) as f32, (h >> 16) as f32) / 65535.0 - 0.5;
+    let jitter = centred_pair(pcg_hash(index));
     Vec2::new(a.cos(), a.sin()) * r * FORMATION_ASPECT + jitter * FORMATION_JITTER * spacing
 }
 
 /// The herd's half extent (x across, y along) for `count` horses.
 pub fn formation_extent(count: u32, spacing: f32) -> Vec2 {
     SCALE * spacing * (count.max(1) as f32).sqrt() * FORMATION_ASPECT
-}
-
-/// The box (min, max) around the slots of a herd of `count` (a band's,
-/// [`band_slots`], when there are any), in formation coordinates (`x`
-/// across, `y` along). Exact up to 1,024 horses, where the jitter and the
-/// spiral's first turns matter; beyond, the [`formation_extent`] either
-/// side of the centre.
-pub fn formation_box(count: u32, spacing: f32, footprint: Vec2) -> (Vec2, Vec2) {
-    if count > 1024 {
-        let e = formation_extent(count, spacing);
-        return (-e, e);
-    }
-    let band = band_slots(count, footprint);
-    (0..count.max(1))
-        .map(|i| {
-            band.get(i as usize)
-                .copied()
-                .unwrap_or_else(|| formation_slot(i, spacing))
-        })
-        .fold(
-            (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
-            |(lo, hi), p| (lo.min(p), hi.max(p)),
-        )
 }

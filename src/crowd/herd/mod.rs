@@ -25,13 +25,15 @@ mod formation;
 mod path;
 
 pub use band::{BAND_MAX, band_lanes, band_slots, band_step};
-pub use formation::{
-    FORMATION_ASPECT, FORMATION_JITTER, formation_box, formation_extent, formation_slot,
-};
+pub use formation::{FORMATION_ASPECT, FORMATION_JITTER, formation_extent, formation_slot};
 pub use path::{HerdPath, PATH_SAMPLES};
 
 use crate::crowd::rng::splitmix64;
 use glam::{Vec2, Vec3};
+
+/// Entries (16 bytes each) of [`Herd::gpu_data`]: the path samples, then
+/// the band slots two to an entry.
+pub const GPU_DATA_ENTRIES: usize = PATH_SAMPLES + BAND_MAX as usize / 2;
 
 /// Segments the herd gallops for after setting off (the opening view).
 pub const OPENING_GALLOP: i64 = 2;
@@ -268,12 +270,27 @@ impl Herd {
             .unwrap_or_else(|| formation_slot(index, self.params.spacing))
     }
 
+    /// The box (min, max) around the slots of its first `count` horses
+    /// (x across, y along). Exact up to 1,024 horses, where a band's rows,
+    /// the spiral's first turns and the jitter matter; beyond, the spiral's
+    /// [`formation_extent`] either side of the centre.
+    pub fn slot_box(&self, count: u32) -> (Vec2, Vec2) {
+        if count > 1024 {
+            let e = formation_extent(count, self.params.spacing);
+            return (-e, e);
+        }
+        (0..count.max(1)).map(|i| self.slot(i)).fold(
+            (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
+            |(lo, hi), p| (lo.min(p), hi.max(p)),
+        )
+    }
+
     /// What the GPU keeps of the herd between rebuilds (`herd_static` in
     /// shaders/herd.wgsl): the [`PATH_SAMPLES`] path samples, then room for
     /// [`BAND_MAX`] band slots, two to an entry (x, y, x, y).
     pub fn gpu_data(&self) -> Vec<[f32; 4]> {
         let mut data = self.path.samples.clone();
-        data.extend((0..BAND_MAX as usize / 2).map(|k| {
+        data.extend((0..GPU_DATA_ENTRIES - PATH_SAMPLES).map(|k| {
             let slot = |i: usize| self.band.get(i).copied().unwrap_or(Vec2::ZERO);
             let (a, b) = (slot(2 * k), slot(2 * k + 1));
             [a.x, a.y, b.x, b.y]

@@ -241,7 +241,7 @@ fn bands_stand_clear_and_close() {
             assert!(near, "{count} horses: slot {a} runs alone");
         }
         // The band's box is centred on the herd's centre.
-        let (lo, hi) = formation_box(count, s, FOOTPRINT);
+        let (lo, hi) = Herd::new(params(), count).slot_box(count);
         let mid = (lo + hi) * 0.5;
         assert!(mid.length() < 0.2 * s, "{count} horses: centred at {mid}");
         // Its area per horse is well under the spiral's.
