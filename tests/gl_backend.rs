@@ -19,21 +19,6 @@ use std::sync::Arc;
 
 const SIZE: (u32, u32) = (320, 180);
 
-/// A GL device, or `None` with the reason printed; on CI (`CI=true`) a
-/// missing GL adapter fails the test (`.ci/run` installs Mesa's EGL).
-fn gl_or_skip() -> Option<Arc<GpuContext>> {
-    match GpuContext::headless_on(wgpu::Backends::GL) {
-        Ok(gpu) => Some(gpu),
-        Err(e) => {
-            if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
-                panic!("no GL adapter on CI: {e}");
-            }
-            eprintln!("SKIPPED gl_backend: {e}");
-            None
-        }
-    }
-}
-
 /// The herd drawn with `technique` at `precision`, with one shadow
 /// cascade, and the same view with the crowd hidden.
 fn render(
@@ -62,7 +47,9 @@ fn render(
 
 #[test]
 fn gl_draws_the_crowd_as_vulkan_does() {
-    let Some(gl) = gl_or_skip() else {
+    // On CI a missing GL adapter fails the test (`.ci/run` installs
+    // Mesa's EGL).
+    let Some(gl) = common::backend_or_skip("gl_backend (GL)", wgpu::Backends::GL) else {
         return;
     };
     let Some(vulkan) = common::gpu_or_skip("gl_backend") else {

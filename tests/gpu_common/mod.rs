@@ -8,7 +8,19 @@ use std::sync::Arc;
 /// A headless device, or `None` (with the reason printed) when this machine
 /// has none. On CI (`CI=true`) a missing adapter fails the test instead.
 pub fn gpu_or_skip(test: &str) -> Option<Arc<GpuContext>> {
-    match GpuContext::headless() {
+    or_skip(test, GpuContext::headless())
+}
+
+/// [`gpu_or_skip`] on `backends` only (`WGPU_BACKEND` aside).
+pub fn backend_or_skip(test: &str, backends: wgpu::Backends) -> Option<Arc<GpuContext>> {
+    or_skip(test, GpuContext::headless_on(backends))
+}
+
+fn or_skip(
+    test: &str,
+    device: Result<Arc<GpuContext>, stampede::gpu::GpuError>,
+) -> Option<Arc<GpuContext>> {
+    match device {
         Ok(gpu) => Some(gpu),
         Err(e) => {
             if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
