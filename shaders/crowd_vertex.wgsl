@@ -8,20 +8,24 @@
 
 // The cull pass's visible list (render::cull), read when `frame.culled` is
 // 1: each entry is an instance index (low 28 bits), its LOD level (bits 28
-// and 29) and the nearest-frame flag (bit 31). Bound with the level's
+// to 30) and the nearest-frame flag (bit 31). Bound with the level's
 // region offset, or whole with the region's start as the first instance.
 @group(3) @binding(0) var<storage, read> visible: array<u32>;
 
 // The LOD tint: full detail keeps its colour, coarser levels go green,
-// yellow, red.
+// yellow, orange, red, purple; the impostor region (7 at most) is blue.
+// `crowd::cull::LOD_TINTS` is its twin (the panel's key).
 fn lod_tint(level: u32) -> vec4<f32> {
-    let tints = array<vec4<f32>, 4>(
+    let tints = array<vec4<f32>, 7>(
         vec4<f32>(1.0, 1.0, 1.0, 1.0),
         vec4<f32>(0.35, 1.0, 0.35, 1.0),
         vec4<f32>(1.0, 0.9, 0.2, 1.0),
-        vec4<f32>(1.0, 0.3, 0.25, 1.0),
+        vec4<f32>(1.0, 0.55, 0.15, 1.0),
+        vec4<f32>(1.0, 0.25, 0.25, 1.0),
+        vec4<f32>(0.8, 0.3, 1.0, 1.0),
+        vec4<f32>(0.2, 0.55, 1.0, 1.0),
     );
-    return tints[min(level, 3u)];
+    return tints[min(level, 6u)];
 }
 
 // Which instance a draw's instance index stands for, at which level.
@@ -39,7 +43,7 @@ fn crowd_entry(instance: u32) -> CrowdEntry {
     if frame.culled != 0u {
         let entry = visible[instance];
         e.index = entry & 0x0fffffffu;
-        e.level = entry >> 28u & 3u;
+        e.level = entry >> 28u & 7u;
         e.nearest = (entry & 0x80000000u) != 0u;
     }
     return e;

@@ -2,10 +2,12 @@
 // instance. The instance is placed by `anim_state` (the same function the
 // vertex shader runs), its bounding sphere (every baked frame of every
 // clip) is tested against the view's frustum (for a shadow cascade, also
-// against the camera's frustum, swept along the light), and a level is
-// picked by the pixels its animated error projects to. Survivors are appended to their
-// level's region of the visible list; the level's DrawIndexedIndirect
-// instance count is the append counter. The CPU twin of `cull_instance`
+// against the camera's frustum, swept along the light, and skipped when it
+// projects under a texel), then drawn as an impostor when its sphere
+// projects small enough, else at the coarsest mesh level whose animated
+// error projects under the pixel budget. Survivors are appended to their
+// region of the visible list (one per mesh level, then the impostors');
+// the region's DrawIndexedIndirect instance count is the append counter. The CPU twin of `cull_instance`
 // is `crowd::cull::CullUniform::cull`; `CullParams` is mirrored by
 // `crowd::cull::CullUniform` (tests/gpu_layout.rs).
 // requires: behaviour
@@ -17,23 +19,32 @@ struct CullParams {
     eye: vec4<f32>,
     // Model-space bounding sphere: xyz centre, w radius.
     sphere: vec4<f32>,
-    level_error: vec4<f32>,
+    // Mesh level l's animated error at [l / 4][l % 4].
+    level_error: array<vec4<f32>, 2>,
     count: u32,
+    // Mesh levels; the impostor region is region `levels`.
     levels: u32,
     // 1 = frustum, 2 = mesh LOD, 4 = nearest-frame animation LOD, 8 =
-    // receivers.
+    // receivers, 16 = impostors, 32 = minimum size.
     flags: u32,
     budget_px: f32,
-    // Entries per level in the visible list.
+    // Entries per region in the visible list.
     region: u32,
     nearest_error: f32,
     orthographic: u32,
-    _pad: u32,
+    // With flag 16: the largest sphere diameter, in pixels, drawn as an
+    // impostor.
+    impostor_px: f32,
     // With flag 8 (a light's view): the planes of the volume shadows are
     // seen in, as `planes`; xyz = the direction shadows travel, w = the
     // margin the receivers' lookup adds to the radius.
     receivers: array<vec4<f32>, 6>,
     sweep: vec4<f32>,
+    // With flag 32: the smallest sphere diameter, in pixels, kept.
+    min_size_px: f32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
 };
 
 // Read-only storage, not uniform, for the reason `frame` is (common.wgsl):
@@ -41,7 +52,7 @@ struct CullParams {
 // depend on differ from the last bind, and the camera and each shadow
 // cascade are culled with different parameters every frame.
 @group(3) @binding(0) var<storage, read> cull: CullParams;
-// Five words per level: index count, instance count, first index, base
+// Five words per region: index count, instance count, first index, base
 // vertex, first instance.
 @group(3) @binding(1) var<storage, read_write> draw_args: array<atomic<u32>>;
 @group(3) @binding(2) var<storage, read_write> visible_out: array<u32>;
@@ -59,7 +70,17 @@ fn project_error(error: f32, scale: f32, centre: vec3<f32>, radius: f32) -> f32 
     return size / max(dist, 1e-4);
 }
 
-// CULLED, or the entry's bits above the index: level << 28, nearest << 31.
+// Pixels the diameter of a sphere at `centre` covers, seen from its
+// centre's distance.
+fn diameter_px(centre: vec3<f32>, radius: f32) -> f32 {
+    let size = 2.0 * radius * cull.eye.w;
+    if cull.orthographic != 0u {
+        return size;
+    }
+    return size / max(length(centre - cull.eye.xyz), 1e-4);
+}
+
+// CULLED, or the entry's bits above the index: region << 28, nearest << 31.
 fn cull_instance(centre: vec3<f32>, radius: f32, scale: f32) -> u32 {
     if (cull.flags & 1u) != 0u {
         var margin = 3.4e38;
@@ -83,10 +104,17 @@ fn cull_instance(centre: vec3<f32>, radius: f32, scale: f32) -> u32 {
             }
         }
     }
+    let size = diameter_px(centre, radius);
+    if (cull.flags & 32u) != 0u && size < cull.min_size_px {
+        return CULLED;
+    }
+    if (cull.flags & 16u) != 0u && size <= cull.impostor_px {
+        return min(cull.levels, 6u) << 28u;
+    }
     var level = 0u;
     if (cull.flags & 2u) != 0u {
-        for (var l = min(cull.levels, 4u) - 1u; l >= 1u; l--) {
-            if project_error(cull.level_error[l], scale, centre, radius) <= cull.budget_px {
+        for (var l = min(cull.levels, 6u) - 1u; l >= 1u; l--) {
+            if project_error(cull.level_error[l / 4u][l % 4u], scale, centre, radius) <= cull.budget_px {
                 level = l;
                 break;
             }
@@ -118,7 +146,7 @@ fn cs_cull(@builtin(global_invocation_id) id: vec3<u32>) {
     if bits == CULLED {
         return;
     }
-    let level = bits >> 28u & 3u;
+    let level = bits >> 28u & 7u;
     let slot = atomicAdd(&draw_args[level * 5u + 1u], 1u);
     visible_out[level * cull.region + slot] = i | bits;
 }

@@ -35,6 +35,7 @@ fn count_changes_live() {
         behaviour: Default::default(),
         cull: Default::default(),
         lod: Default::default(),
+        lod_chain: None,
         shadows: Default::default(),
     };
     let mut view = Headless::new(gpu.clone(), &model, &vat, &config).expect("renderer");

@@ -14,7 +14,10 @@ use gpu_common as common;
 use stampede::crowd::shadow::ShadowSettings;
 
 use glam::Vec3;
-use stampede::crowd::cull::{CullSettings, CullUniform, FLAG_RECEIVERS, INDEX_MASK};
+use stampede::crowd::cull::{
+    CullSettings, CullUniform, FLAG_IMPOSTOR, FLAG_MIN_SIZE, FLAG_RECEIVERS, INDEX_MASK,
+    entry_region,
+};
 use stampede::crowd::placement::instance_placement;
 use stampede::crowd::setup::{Loaded, ModelChoice, load};
 use stampede::crowd::{BehaviourSettings, FrameSettings, generate};
@@ -91,19 +94,23 @@ fn cpu_visible_for(
         let margin = stampede::crowd::cull::sphere_margin(&planes, c, radius);
         // Within rounding of a plane, or of the pixel budget for a level
         // or the nearest frame: f32 order of operations may decide.
-        let errors = uniform.level_error[1..uniform.levels as usize]
-            .iter()
-            .chain([&uniform.nearest_error]);
-        let at_budget = errors.into_iter().any(|&e| {
-            let px = uniform.project(e, inst.scale, c, radius);
-            (px - uniform.budget_px).abs() <= 1e-3 * uniform.budget_px.max(1e-3)
-        });
+        let errors = (1..uniform.levels)
+            .map(|l| uniform.level_error(l))
+            .chain([uniform.nearest_error]);
+        let near = |a: f32, b: f32| (a - b).abs() <= 1e-3 * b.max(1e-3);
+        let at_budget = errors
+            .into_iter()
+            .any(|e| near(uniform.project(e, inst.scale, c, radius), uniform.budget_px));
+        // Within rounding of the impostor switch or the smallest size kept.
+        let size = uniform.diameter_px(c, radius);
+        let at_size = (uniform.flags & FLAG_IMPOSTOR != 0 && near(size, uniform.impostor_px))
+            || (uniform.flags & FLAG_MIN_SIZE != 0 && near(size, uniform.min_size_px));
         let at_receiver = uniform.flags & FLAG_RECEIVERS != 0
             && receivers.iter().any(|q| {
                 let m = q.truncate().dot(c) + q.w + (radius + lookup);
                 m.abs() < eps * radius.max(1.0) || q.truncate().dot(sweep).abs() < 1e-5
             });
-        if margin.abs() < eps * radius.max(1.0) || at_budget || at_receiver {
+        if margin.abs() < eps * radius.max(1.0) || at_budget || at_size || at_receiver {
             close.push(i);
         }
         // The sphere crosses a plane: its centre's distance is under r.
@@ -131,7 +138,7 @@ fn entries(lists: &VisibleLists) -> BTreeMap<u32, u32> {
     let mut out = BTreeMap::new();
     for (level, entries) in lists.entries.iter().enumerate() {
         for &e in entries {
-            assert_eq!((e >> 28 & 3) as usize, level, "entry in its level's region");
+            assert_eq!(entry_region(e) as usize, level, "entry in its region");
             let previous = out.insert(e & INDEX_MASK, e & !INDEX_MASK);
             assert!(
                 previous.is_none(),

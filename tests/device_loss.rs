@@ -36,6 +36,7 @@ fn config(count: u32, behaviour: bool) -> RendererConfig {
         },
         cull: Default::default(),
         lod: Default::default(),
+        lod_chain: None,
         shadows: Default::default(),
     }
 }

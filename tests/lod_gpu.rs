@@ -34,7 +34,11 @@ fn settings() -> FrameSettings {
     }
 }
 
-fn draw(view: &mut Headless, cull: CullSettings, s: &FrameSettings) -> (RgbaImage, u64, [u32; 4]) {
+fn draw(
+    view: &mut Headless,
+    cull: CullSettings,
+    s: &FrameSettings,
+) -> (RgbaImage, u64, [u32; stampede::crowd::cull::MAX_REGIONS]) {
     view.renderer.set_cull_settings(cull);
     let image = view.render(s).expect("render");
     let stats = view.renderer.wait_for_cull_stats();
@@ -136,6 +140,7 @@ fn instances_marked_nearest_draw_the_nearest_frame() {
         (192, 108),
         LodOptions {
             targets: vec![1.0],
+            coarse: Vec::new(),
             ..LodOptions::default()
         },
     ) else {

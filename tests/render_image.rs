@@ -33,6 +33,7 @@ fn setup() -> Option<(Headless, String, u32, f32)> {
         behaviour: Default::default(),
         cull: Default::default(),
         lod: Default::default(),
+        lod_chain: None,
         shadows: Default::default(),
     };
     let fps = vat.clips[0].fps;

@@ -65,6 +65,7 @@ fn memory_stays_flat_over_many_frames() {
         behaviour: BehaviourSettings::on(),
         cull: Default::default(),
         lod: Default::default(),
+        lod_chain: None,
         shadows: Default::default(),
     };
     let mut view = Headless::new(gpu, &model, &vat, &config).expect("renderer");

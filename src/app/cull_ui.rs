@@ -2,7 +2,7 @@
 //! what the GPU drew last frame per level (read back a frame or two late).
 
 use crate::cli::short_count;
-use crate::crowd::cull::CullSettings;
+use crate::crowd::cull::{CullSettings, LOD_TINTS};
 use crate::lod::LodLevel;
 use crate::render::{CullStats, TechniqueKind};
 
@@ -16,13 +16,12 @@ pub struct CullView<'a> {
     pub lod_build_ms: f64,
 }
 
-/// Level colours of the tint view, as the shader draws them.
-const TINTS: [egui::Color32; 4] = [
-    egui::Color32::from_rgb(235, 235, 235),
-    egui::Color32::from_rgb(110, 230, 110),
-    egui::Color32::from_rgb(235, 215, 80),
-    egui::Color32::from_rgb(235, 100, 85),
-];
+/// Region `r`'s colour in the tint view, as the shader draws it (a little
+/// darker, to read on the panel).
+fn tint(r: usize) -> egui::Color32 {
+    let [red, green, blue] = LOD_TINTS[r.min(LOD_TINTS.len() - 1)].map(|c| (c * 235.0) as u8);
+    egui::Color32::from_rgb(red, green, blue)
+}
 
 pub fn cull_section(ui: &mut egui::Ui, s: &mut CullSettings, view: &CullView<'_>) {
     egui::CollapsingHeader::new("Culling and LOD")
@@ -74,7 +73,7 @@ pub fn cull_section(ui: &mut egui::Ui, s: &mut CullSettings, view: &CullView<'_>
                 ui.label("drawn");
                 ui.end_row();
                 for (l, level) in view.levels.iter().enumerate() {
-                    ui.colored_label(TINTS[l.min(3)], format!("{l}"));
+                    ui.colored_label(tint(l), format!("{l}"));
                     ui.label(level.triangles().to_string());
                     ui.label(format!("{:.2e}", level.error));
                     ui.label(short_count(st.visible.get(l).copied().unwrap_or(0) as u64));
@@ -110,8 +109,8 @@ mod tests {
         ];
         let view = CullView {
             stats: CullStats {
-                visible: [12, 340, 0, 0],
-                triangles: [12 * 4756, 340 * 570, 0, 0],
+                visible: [12, 340, 0, 0, 0, 0, 0],
+                triangles: [12 * 4756, 340 * 570, 0, 0, 0, 0, 0],
                 levels: 2,
             },
             levels: &levels,

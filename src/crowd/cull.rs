@@ -3,21 +3,54 @@
 //! checked by tests/gpu_layout.rs), the frustum planes, and the CPU twin of
 //! the per-instance rule (`cull_instance` in cull.wgsl): a bounding sphere
 //! against the frustum (for a shadow cascade, also the camera's frustum the
-//! sphere must reach when swept along the light), then the coarsest level
-//! whose animated error projects to at most the pixel budget, then
-//! nearest-frame sampling where the bake's interpolation error does too.
+//! sphere must reach when swept along the light, and a size under which a
+//! caster's shadow is skipped), then the impostor where the sphere
+//! projects small enough, else the coarsest mesh level whose animated
+//! error projects to at most the pixel budget, then nearest-frame
+//! sampling where the bake's interpolation error does too.
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3, Vec4};
 
-/// The most LOD levels the GPU handles (two bits of a visible entry).
-pub const MAX_LEVELS: usize = 4;
+/// The most mesh LOD levels the GPU handles.
+pub const MAX_LEVELS: usize = 6;
+/// The visible list's regions: one per mesh level, then the impostors'.
+pub const MAX_REGIONS: usize = MAX_LEVELS + 1;
 
 /// Bits of a visible-list entry: the instance index in the low bits, the
-/// level and the nearest-frame flag above it.
+/// region (mesh level, or the impostor region after the last level) in
+/// [`LEVEL_BITS`] above it, the nearest-frame flag at the top.
 pub const INDEX_BITS: u32 = 28;
 pub const INDEX_MASK: u32 = (1 << INDEX_BITS) - 1;
+pub const LEVEL_BITS: u32 = 3;
+pub const LEVEL_MASK: u32 = (1 << LEVEL_BITS) - 1;
 pub const NEAREST_BIT: u32 = 1 << 31;
+const _: () = assert!(MAX_REGIONS <= LEVEL_MASK as usize + 1);
+const _: () = assert!(INDEX_BITS + LEVEL_BITS < 32);
+
+/// The LOD tint of each region (linear RGB): full detail keeps its colour,
+/// coarser levels go green, yellow, orange, red, purple, and the impostor
+/// region (the last one a chain of six levels gives) blue. Mirrors
+/// `lod_tint` in shaders/crowd_vertex.wgsl; the impostor's own shader
+/// uses [`IMPOSTOR_TINT`].
+pub const LOD_TINTS: [[f32; 3]; MAX_REGIONS] = [
+    [1.0, 1.0, 1.0],
+    [0.35, 1.0, 0.35],
+    [1.0, 0.9, 0.2],
+    [1.0, 0.55, 0.15],
+    [1.0, 0.25, 0.25],
+    [0.8, 0.3, 1.0],
+    [0.2, 0.55, 1.0],
+];
+
+/// The tint of an impostor in the LOD tint view, whatever the chain's
+/// length (shaders/impostor.wgsl).
+pub const IMPOSTOR_TINT: [f32; 3] = LOD_TINTS[MAX_REGIONS - 1];
+
+/// The region (mesh level or impostor) of a visible-list entry.
+pub fn entry_region(entry: u32) -> u32 {
+    entry >> INDEX_BITS & LEVEL_MASK
+}
 
 /// `CullUniform::flags`: test the frustum, pick mesh levels, pick nearest
 /// frames.
@@ -27,6 +60,12 @@ pub const FLAG_ANIM_LOD: u32 = 4;
 /// Also cull by the receivers' volume swept along the light
 /// ([`CullView::receivers`]).
 pub const FLAG_RECEIVERS: u32 = 8;
+/// Draw instances whose sphere projects to at most
+/// [`CullUniform::impostor_px`] as impostors.
+pub const FLAG_IMPOSTOR: u32 = 16;
+/// Skip instances whose sphere projects under
+/// [`CullUniform::min_size_px`] (a shadow caster under a texel).
+pub const FLAG_MIN_SIZE: u32 = 32;
 
 /// What the user chose.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -42,7 +81,17 @@ pub struct CullSettings {
     pub freeze: bool,
     /// Tint instances by their level.
     pub lod_tint: bool,
+    /// Draw far instances as animated impostors (with LOD on and an
+    /// atlas built).
+    pub impostors: bool,
+    /// The impostor switch: the sphere's diameter on screen, in pixels,
+    /// at or under which an instance is an impostor.
+    pub impostor_px: f32,
 }
+
+/// The default impostor switch, in pixels of the bounding sphere's
+/// diameter (docs/lod.md gives the measurement behind it).
+pub const DEFAULT_IMPOSTOR_PX: f32 = 24.0;
 
 impl Default for CullSettings {
     fn default() -> Self {
@@ -52,6 +101,8 @@ impl Default for CullSettings {
             lod_error_px: 1.0,
             freeze: false,
             lod_tint: false,
+            impostors: true,
+            impostor_px: DEFAULT_IMPOSTOR_PX,
         }
     }
 }
@@ -87,6 +138,12 @@ pub struct CullView {
     /// For a light's view: where shadows are seen, so that only casters
     /// whose shadow can land there are kept.
     pub receivers: Option<Receivers>,
+    /// Skip instances whose bounding sphere's diameter projects under this
+    /// many pixels (a light's view: texels); 0 keeps every size.
+    pub min_size_px: f32,
+    /// Impostors may be chosen in this view (the camera's; a light's view
+    /// draws its far casters with the coarse mesh levels instead).
+    pub impostors: bool,
 }
 
 /// The volume shadows can be seen in (the camera's frustum) and the
@@ -113,25 +170,36 @@ pub struct CullUniform {
     pub eye: [f32; 4],
     /// Model-space bounding sphere of every baked frame: xyz centre, w radius.
     pub sphere: [f32; 4],
-    /// Each level's animated error in model units.
-    pub level_error: [f32; 4],
+    /// Each mesh level's animated error in model units (level `l` at
+    /// `[l / 4][l % 4]`).
+    pub level_error: [[f32; 4]; 2],
+    /// Instances to cull.
     pub count: u32,
+    /// Mesh levels (the impostor region is region `levels`).
     pub levels: u32,
     pub flags: u32,
     pub budget_px: f32,
-    /// Entries per level in the visible list.
+    /// Entries per region in the visible list.
     pub region: u32,
     /// Worst nearest-frame error over the clips, model units.
     pub nearest_error: f32,
     /// 1 = orthographic view.
     pub orthographic: u32,
-    pub _pad: u32,
+    /// With [`FLAG_IMPOSTOR`]: the largest diameter, in pixels, that is
+    /// drawn as an impostor.
+    pub impostor_px: f32,
     /// With [`FLAG_RECEIVERS`]: the receivers' planes, as `planes`.
     pub receivers: [[f32; 4]; 6],
     /// xyz = the direction shadows travel (unit), w = the margin added to
     /// the radius for this test.
     pub sweep: [f32; 4],
+    /// With [`FLAG_MIN_SIZE`]: the smallest diameter, in pixels, kept.
+    pub min_size_px: f32,
+    pub _pad0: u32,
+    pub _pad1: u32,
+    pub _pad2: u32,
 }
+const _: () = assert!(std::mem::size_of::<CullUniform>() == 320);
 
 /// The six planes of `view_proj` (clip space with depth 0..1, the renderer's convention), normalized.
 pub fn frustum_planes(view_proj: Mat4) -> [Vec4; 6] {
@@ -164,6 +232,9 @@ pub fn sweep_reaches(planes: &[Vec4; 6], centre: Vec3, radius: f32, sweep: Vec3)
 }
 
 impl CullUniform {
+    /// The parameters for `view`; `impostors` says whether an atlas is
+    /// there to draw them from.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         view: &CullView,
         settings: &CullSettings,
@@ -172,11 +243,14 @@ impl CullUniform {
         nearest_error: f32,
         count: u32,
         region: u32,
+        impostors: bool,
     ) -> Self {
         let planes = frustum_planes(view.view_proj).map(|p| p.to_array());
-        let mut errors = [0.0; 4];
+        let mut errors = [[0.0; 4]; 2];
         let levels = level_error.len().clamp(1, MAX_LEVELS);
-        errors[..levels].copy_from_slice(&level_error[..levels]);
+        for (l, &e) in level_error.iter().take(levels).enumerate() {
+            errors[l / 4][l % 4] = e;
+        }
         let (receivers, sweep, receiver_flag) = match view.receivers {
             Some(r) if settings.culling => (
                 frustum_planes(r.view_proj).map(|p| p.to_array()),
@@ -188,6 +262,16 @@ impl CullUniform {
             ),
             _ => ([[0.0; 4]; 6], [0.0; 4], 0),
         };
+        let impostor_flag = if impostors && settings.impostors && settings.lod && view.impostors {
+            FLAG_IMPOSTOR
+        } else {
+            0
+        };
+        let size_flag = if settings.culling && view.min_size_px > 0.0 {
+            FLAG_MIN_SIZE
+        } else {
+            0
+        };
         Self {
             planes,
             eye: view.eye.extend(view.pixel_scale).to_array(),
@@ -195,15 +279,36 @@ impl CullUniform {
             level_error: errors,
             count,
             levels: levels as u32,
-            flags: settings.flags() | receiver_flag,
+            flags: settings.flags() | receiver_flag | impostor_flag | size_flag,
             budget_px: settings.lod_error_px.max(0.0),
             region,
             nearest_error,
             orthographic: view.orthographic as u32,
-            _pad: 0,
+            impostor_px: settings.impostor_px.max(0.0),
             receivers,
             sweep,
+            min_size_px: view.min_size_px.max(0.0),
+            _pad0: 0,
+            _pad1: 0,
+            _pad2: 0,
         }
+    }
+
+    /// Mesh level `l`'s animated error.
+    pub fn level_error(&self, l: u32) -> f32 {
+        self.level_error[(l / 4) as usize % 2][(l % 4) as usize]
+    }
+
+    /// Pixels the diameter of an instance's sphere at `centre` (radius
+    /// already scaled) covers: seen from its centre's distance.
+    pub fn diameter_px(&self, centre: Vec3, radius: f32) -> f32 {
+        let size = 2.0 * radius * self.eye[3];
+        if self.orthographic != 0 {
+            return size;
+        }
+        size / (centre - Vec3::from_slice(&self.eye[..3]))
+            .length()
+            .max(1e-4)
     }
 
     /// Pixels `error` model units project to on an instance of `scale`
@@ -219,7 +324,7 @@ impl CullUniform {
     }
 
     /// The CPU twin of `cull_instance`: `None` when culled, else the entry
-    /// bits above the index (level and nearest flag).
+    /// bits above the index (region and nearest flag).
     pub fn cull(&self, centre: Vec3, radius: f32, scale: f32) -> Option<u32> {
         let planes = self.planes.map(Vec4::from_array);
         if self.flags & FLAG_FRUSTUM != 0 && sphere_margin(&planes, centre, radius) < 0.0 {
@@ -232,10 +337,17 @@ impl CullUniform {
                 return None;
             }
         }
+        let size = self.diameter_px(centre, radius);
+        if self.flags & FLAG_MIN_SIZE != 0 && size < self.min_size_px {
+            return None;
+        }
+        if self.flags & FLAG_IMPOSTOR != 0 && size <= self.impostor_px {
+            return Some(self.levels.min(MAX_LEVELS as u32) << INDEX_BITS);
+        }
         let mut level = 0;
         if self.flags & FLAG_LOD != 0 {
             for l in (1..self.levels.min(MAX_LEVELS as u32)).rev() {
-                let e = self.level_error[l as usize];
+                let e = self.level_error(l);
                 if self.project(e, scale, centre, radius) <= self.budget_px {
                     level = l;
                     break;
@@ -263,6 +375,8 @@ mod tests {
             pixel_scale: 100.0 / (30f32.to_radians()).tan(),
             orthographic: false,
             receivers: None,
+            min_size_px: 0.0,
+            impostors: true,
         }
     }
 
@@ -275,6 +389,7 @@ mod tests {
             0.02,
             1,
             64,
+            false,
         )
     }
 
@@ -309,7 +424,7 @@ mod tests {
         let u = uniform(&CullSettings::default());
         let level = |z: f32| {
             u.cull(Vec3::new(0.0, 0.0, z), 1.0, 1.0)
-                .map(|e| e >> INDEX_BITS & 3)
+                .map(|e| e >> INDEX_BITS & LEVEL_MASK)
         };
         // Near: full detail; far: coarser, never finer as it recedes.
         assert_eq!(level(8.0), Some(0));
@@ -345,11 +460,156 @@ mod tests {
             for z in [-80.0, -40.0, -10.0, 0.0, 5.0] {
                 let c = Vec3::new(0.0, 0.0, z);
                 assert!(
-                    b.cull(c, 1.0, 1.0).unwrap() >> INDEX_BITS & 3
-                        >= a.cull(c, 1.0, 1.0).unwrap() >> INDEX_BITS & 3
+                    b.cull(c, 1.0, 1.0).unwrap() >> INDEX_BITS & LEVEL_MASK
+                        >= a.cull(c, 1.0, 1.0).unwrap() >> INDEX_BITS & LEVEL_MASK
                 );
             }
         }
+    }
+
+    #[test]
+    fn small_instances_become_impostors_and_tiny_ones_are_skipped() {
+        let settings = CullSettings {
+            impostor_px: 20.0,
+            ..Default::default()
+        };
+        let u = CullUniform::new(
+            &view(),
+            &settings,
+            (Vec3::ZERO, 1.0),
+            &[0.0, 0.01, 0.05, 0.2],
+            0.02,
+            1,
+            64,
+            true,
+        );
+        assert_ne!(u.flags & FLAG_IMPOSTOR, 0);
+        // The sphere's diameter (2) covers 2 × 173.2 / distance pixels.
+        let region = |z: f32| u.cull(Vec3::new(0.0, 0.0, z), 1.0, 1.0).map(entry_region);
+        assert!(region(8.0).unwrap() < 4, "near: a mesh level");
+        // 2 × 173.2 / 20 = 17.3 units away is the switch.
+        assert!(region(10.0 - 17.0).unwrap() < 4);
+        assert_eq!(
+            region(10.0 - 18.0),
+            Some(4),
+            "far: the impostor region after 4 levels"
+        );
+        assert_eq!(region(-85.0), Some(4));
+        // No atlas, LOD off, or a view without impostors (a light's): mesh
+        // levels only.
+        for u in [
+            CullUniform::new(
+                &view(),
+                &settings,
+                (Vec3::ZERO, 1.0),
+                &[0.0, 0.01],
+                0.02,
+                1,
+                64,
+                false,
+            ),
+            CullUniform::new(
+                &view(),
+                &CullSettings {
+                    lod: false,
+                    ..settings
+                },
+                (Vec3::ZERO, 1.0),
+                &[0.0, 0.01],
+                0.02,
+                1,
+                64,
+                true,
+            ),
+            CullUniform::new(
+                &CullView {
+                    impostors: false,
+                    ..view()
+                },
+                &settings,
+                (Vec3::ZERO, 1.0),
+                &[0.0, 0.01],
+                0.02,
+                1,
+                64,
+                true,
+            ),
+        ] {
+            assert_eq!(u.flags & FLAG_IMPOSTOR, 0);
+            assert!(entry_region(u.cull(Vec3::new(0.0, 0.0, -85.0), 1.0, 1.0).unwrap()) < 2);
+        }
+        // A minimum size skips what projects under it, with culling on.
+        let small = CullView {
+            min_size_px: 5.0,
+            ..view()
+        };
+        let u = CullUniform::new(
+            &small,
+            &CullSettings::default(),
+            (Vec3::ZERO, 1.0),
+            &[0.0],
+            0.0,
+            1,
+            64,
+            false,
+        );
+        // 2 × 173.2 / 5 = 69.3 units away is the limit.
+        assert!(u.cull(Vec3::new(0.0, 0.0, 10.0 - 69.0), 1.0, 1.0).is_some());
+        assert!(u.cull(Vec3::new(0.0, 0.0, 10.0 - 70.0), 1.0, 1.0).is_none());
+        let off = CullUniform::new(
+            &small,
+            &CullSettings {
+                culling: false,
+                ..Default::default()
+            },
+            (Vec3::ZERO, 1.0),
+            &[0.0],
+            0.0,
+            1,
+            64,
+            false,
+        );
+        assert!(
+            off.cull(Vec3::new(0.0, 0.0, 10.0 - 70.0), 1.0, 1.0)
+                .is_some()
+        );
+    }
+
+    #[test]
+    fn six_levels_are_chosen_like_four() {
+        let errors = [0.0, 0.01, 0.05, 0.2, 0.5, 1.0];
+        let proj =
+            glam::camera::rh::proj::directx::perspective(60f32.to_radians(), 1.0, 0.1, 10_000.0);
+        let look =
+            glam::camera::rh::view::look_at_mat4(Vec3::new(0.0, 0.0, 10.0), Vec3::ZERO, Vec3::Y);
+        let deep = CullView {
+            view_proj: proj * look,
+            ..view()
+        };
+        let u = CullUniform::new(
+            &deep,
+            &CullSettings {
+                impostors: false,
+                ..Default::default()
+            },
+            (Vec3::ZERO, 1.0),
+            &errors,
+            0.02,
+            1,
+            64,
+            true,
+        );
+        assert_eq!(u.levels, 6);
+        for (l, e) in errors.iter().enumerate() {
+            assert_eq!(u.level_error(l as u32), *e);
+        }
+        let mut last = 0;
+        for z in [8.0, 0.0, -20.0, -50.0, -85.0, -300.0, -2000.0] {
+            let l = entry_region(u.cull(Vec3::new(0.0, 0.0, z), 1.0, 1.0).expect("in view"));
+            assert!(l >= last, "level {l} after {last} at {z}");
+            last = l;
+        }
+        assert_eq!(last, 5, "the coarsest level far away");
     }
 
     #[test]
@@ -378,6 +638,7 @@ mod tests {
             0.0,
             1,
             64,
+            false,
         );
         assert_ne!(u.flags & FLAG_RECEIVERS, 0);
         // In view: kept.
@@ -403,6 +664,7 @@ mod tests {
             0.0,
             1,
             64,
+            false,
         );
         assert!(off.cull(Vec3::new(30.0, 0.0, 0.0), 1.0, 1.0).is_some());
         let plain = CullUniform::new(
@@ -416,6 +678,7 @@ mod tests {
             0.0,
             1,
             64,
+            false,
         );
         assert!(plain.cull(Vec3::new(30.0, 0.0, 0.0), 1.0, 1.0).is_some());
     }

@@ -2,8 +2,10 @@
 
 use super::Motion;
 use crate::Model;
+use crate::lod::{self, LodChain, LodOptions};
 use crate::vat::{self, BakeOptions, Precision, Vat};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Why a model could not be prepared.
 #[derive(Debug, thiserror::Error)]
@@ -61,6 +63,9 @@ pub struct Loaded {
     pub ground_speeds: Vec<f32>,
     /// The clip all instances start with (`None` = each their own).
     pub clip: Option<u32>,
+    /// The mesh levels, built once with the default options when the
+    /// model is loaded and shared by every renderer made from it.
+    pub lod: Arc<LodChain>,
 }
 
 /// A ground speed from the clip's name and the model's size: the fallback
@@ -195,7 +200,9 @@ pub fn load_with(
     if motion == Motion::Track && ground_speeds.iter().all(|&s| s == 0.0) {
         motion = Motion::Stand;
     }
+    let lod = Arc::new(lod::build(&model, &vat, &LodOptions::default()));
     Ok(Loaded {
+        lod,
         choice: choice.clone(),
         model,
         vat,

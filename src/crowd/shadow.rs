@@ -15,6 +15,9 @@ pub const MAX_CASCADES: usize = 4;
 /// Shadow-map sides the user may pick.
 pub const RESOLUTIONS: [u32; 4] = [512, 1024, 2048, 4096];
 
+/// The default [`ShadowSettings::min_caster_texels`].
+pub const DEFAULT_MIN_CASTER_TEXELS: f32 = 1.0;
+
 /// What the user chose.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShadowSettings {
@@ -28,6 +31,10 @@ pub struct ShadowSettings {
     /// Keep only casters whose shadow can land in the camera's view (off:
     /// every caster inside a cascade's box, for comparison).
     pub cull_to_view: bool,
+    /// Skip casters whose bounding sphere covers fewer texels of their
+    /// cascade than this (its diameter): their shadow is below the 3×3
+    /// filter's footprint. 0 keeps every caster.
+    pub min_caster_texels: f32,
 }
 
 impl Default for ShadowSettings {
@@ -38,6 +45,7 @@ impl Default for ShadowSettings {
             resolution: 2048,
             debug_tint: false,
             cull_to_view: true,
+            min_caster_texels: DEFAULT_MIN_CASTER_TEXELS,
         }
     }
 }

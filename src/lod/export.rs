@@ -45,6 +45,8 @@ pub struct LevelJson {
     pub error: f32,
     pub rest_error: f32,
     pub simplifier_error: f32,
+    /// A far-field level from the permissive or sloppy simplifier.
+    pub coarse: bool,
 }
 
 impl LodJson {
@@ -63,6 +65,7 @@ impl LodJson {
                     error: l.error,
                     rest_error: l.rest_error,
                     simplifier_error: l.simplifier_error,
+                    coarse: l.coarse,
                 })
                 .collect(),
             nearest_frame_error: chain.nearest_frame_error.clone(),

@@ -30,15 +30,21 @@ use std::time::Instant;
 /// The triangle fractions the chain aims for, finest first.
 pub const DEFAULT_TARGETS: [f32; 4] = [1.0, 0.35, 0.12, 0.04];
 
-/// The most levels a chain holds (the GPU packs the level in two bits).
-pub const MAX_LEVELS: usize = 4;
+/// The far field's coarse levels, in triangles (not fractions: a horse a
+/// few pixels tall needs a few dozen triangles whatever the full mesh
+/// has), after the fractional levels.
+pub const DEFAULT_COARSE: [u32; 2] = [48, 12];
+
+/// The most mesh levels a chain holds (the GPU packs the level in three
+/// bits, with one value left for the impostor).
+pub const MAX_LEVELS: usize = 6;
 
 /// How often a level whose animated error is over the limit is retried
 /// with more triangles before the chain stops.
 pub const RETRIES: usize = 2;
 
 /// How a chain is built.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LodOptions {
     /// Triangle fractions, finest first; the first must be 1.0.
     pub targets: Vec<f32>,
@@ -52,6 +58,15 @@ pub struct LodOptions {
     pub max_ratio: f32,
     /// Weight of each sampled pose's channels for [`Strategy::Poses`].
     pub pose_weight: f32,
+    /// Coarse levels after `targets`, in triangles, made with the
+    /// permissive or the sloppy simplifier (whichever errs less when
+    /// animated); empty for none.
+    pub coarse: Vec<u32>,
+    /// The largest animated error a coarse level may have, as a fraction
+    /// of the diagonal: such a level is only drawn where that error is
+    /// under the pixel budget, so the limit only drops levels that are
+    /// no longer the model at all.
+    pub coarse_max_error: f32,
 }
 
 impl Default for LodOptions {
@@ -62,6 +77,19 @@ impl Default for LodOptions {
             max_error: 0.05,
             max_ratio: 0.9,
             pose_weight: 1.0,
+            coarse: DEFAULT_COARSE.to_vec(),
+            coarse_max_error: 0.5,
+        }
+    }
+}
+
+impl LodOptions {
+    /// These options without the coarse levels (the chain before the far
+    /// field had them, for comparison).
+    pub fn without_coarse(&self) -> Self {
+        Self {
+            coarse: Vec::new(),
+            ..self.clone()
         }
     }
 }
@@ -82,6 +110,9 @@ pub struct LodLevel {
     /// The error meshoptimizer reported, scaled to model units (for
     /// [`Strategy::Poses`] it includes the pose attributes' error).
     pub simplifier_error: f32,
+    /// A coarse level ([`LodOptions::coarse`]): made by the permissive or
+    /// the sloppy simplifier.
+    pub coarse: bool,
 }
 
 impl LodLevel {
@@ -106,6 +137,8 @@ pub struct LodChain {
     pub build_ms: f64,
     /// The strategy the levels were made with.
     pub strategy: Strategy,
+    /// The options it was built with.
+    pub options: LodOptions,
 }
 
 impl LodChain {
@@ -136,6 +169,7 @@ pub fn build(model: &Model, vat: &Vat, options: &LodOptions) -> LodChain {
         nearest_frame_error: vec![f32::INFINITY; vat.clips.len()],
         build_ms: 0.0,
         strategy: options.strategy,
+        options: options.clone(),
     };
     let n = model.vertex_count();
     if full.is_empty() || n == 0 || vat.layout.vertex_count as usize != n {
@@ -196,12 +230,14 @@ pub fn build(model: &Model, vat: &Vat, options: &LodOptions) -> LodChain {
                 error: error.max(previous.error),
                 rest_error,
                 simplifier_error,
+                coarse: false,
             });
             chain.indices.extend(indices);
             continue 'targets;
         }
         break;
     }
+    add_coarse_levels(&mut chain, options, &simplifier, &rest, full, &frames, vat);
     chain.build_ms = started.elapsed().as_secs_f64() * 1e3;
     log::info!(
         "LOD chain of {}: {} ({} strategy, {:.1} ms)",
@@ -216,6 +252,62 @@ pub fn build(model: &Model, vat: &Vat, options: &LodOptions) -> LodChain {
         chain.build_ms
     );
     chain
+}
+
+/// Appends the coarse levels of `options` that fit under
+/// [`MAX_LEVELS`], keep at most `max_ratio` of the previous level's
+/// triangles and err at most `coarse_max_error` of the diagonal when
+/// animated; of the permissive and the sloppy result, the one with the
+/// lower animated error is kept.
+fn add_coarse_levels(
+    chain: &mut LodChain,
+    options: &LodOptions,
+    simplifier: &Simplifier<'_>,
+    rest: &[P3],
+    full: &[u32],
+    frames: &Frames,
+    vat: &Vat,
+) {
+    let limit = options.coarse_max_error * vat.bounds.diagonal();
+    for &target in &options.coarse {
+        if chain.levels.len() >= MAX_LEVELS || target == 0 {
+            break;
+        }
+        let previous = *chain.levels.last().expect("level 0 is always there");
+        let ceiling = (previous.triangles() as f32 * options.max_ratio).floor() as usize;
+        let best = simplifier
+            .run_coarse((target as usize).min(ceiling))
+            .into_iter()
+            .filter(|(indices, _)| !indices.is_empty() && indices.len() / 3 <= ceiling)
+            .map(|(indices, simplifier_error)| {
+                let candidates = Candidates::new(rest, full, &indices);
+                let error = candidates.worst(&indices, frames.count(), |i| frames.frame(i));
+                (indices, simplifier_error, error, candidates)
+            })
+            .min_by(|a, b| a.2.total_cmp(&b.2));
+        let Some((indices, simplifier_error, error, candidates)) = best else {
+            log::debug!("coarse level of {target} triangles: no result under {ceiling}");
+            continue;
+        };
+        log::debug!(
+            "coarse level {}: {} triangles, animated error {error:.4e} (limit {limit:.4e})",
+            chain.levels.len(),
+            indices.len() / 3
+        );
+        if error > limit {
+            break;
+        }
+        let rest_error = candidates.worst(&indices, 1, |_| rest);
+        chain.levels.push(LodLevel {
+            first_index: chain.indices.len() as u32,
+            index_count: indices.len() as u32,
+            error: error.max(previous.error),
+            rest_error,
+            simplifier_error,
+            coarse: true,
+        });
+        chain.indices.extend(indices);
+    }
 }
 
 /// The rest pose the simplifier and the candidate search use: the model

@@ -20,12 +20,13 @@ impl Display for LodSummary<'_> {
         for (i, l) in c.levels.iter().enumerate() {
             writeln!(
                 f,
-                "    level {i}: {:>6} triangles ({:>5.1}%)  animated error {:.4e}  rest error {:.4e}  simplifier {:.4e}",
+                "    level {i}: {:>6} triangles ({:>5.1}%)  animated error {:.4e}  rest error {:.4e}  simplifier {:.4e}{}",
                 l.triangles(),
                 100.0 * l.triangles() as f64 / full as f64,
                 l.error,
                 l.rest_error,
-                l.simplifier_error
+                l.simplifier_error,
+                if l.coarse { "  (coarse)" } else { "" }
             )?;
         }
         let nearest: Vec<String> = c

@@ -117,6 +117,31 @@ impl<'a> Simplifier<'a> {
         self.run_with(target, SimplifyOptions::Permissive)
     }
 
+    /// The candidates for a coarse level of about `target` triangles:
+    /// the permissive simplifier (which may collapse across seams), and
+    /// meshoptimizer's sloppy simplifier, which ignores the topology
+    /// altogether (it clusters vertices on a grid) and so reaches a few
+    /// dozen triangles on any mesh. The caller keeps the one whose
+    /// animated error is lower.
+    pub fn run_coarse(&self, target: usize) -> Vec<(Vec<u32>, f32)> {
+        // meshoptimizer asserts (aborts) on a target above the mesh's count.
+        let target = target.min(self.full.len() / 3);
+        if target == 0 {
+            return Vec::new();
+        }
+        let permissive = self.run_with(target, SimplifyOptions::Permissive);
+        let vertices = adapter(&self.rest);
+        let mut error = 0.0f32;
+        let sloppy =
+            meshopt::simplify_sloppy(self.full, &vertices, target * 3, f32::MAX, Some(&mut error));
+        log::debug!(
+            "sloppy simplifier: {} -> {} triangles (asked {target})",
+            self.full.len() / 3,
+            sloppy.len() / 3
+        );
+        vec![permissive, (sloppy, error * self.scale)]
+    }
+
     fn run_with(&self, target: usize, options: SimplifyOptions) -> (Vec<u32>, f32) {
         let vertices = adapter(&self.rest);
         let mut error = 0.0f32;

@@ -104,6 +104,8 @@ impl Renderer {
             pixel_scale: height * 0.5 / (camera.fov_y * 0.5).tan().max(1e-6),
             orthographic: false,
             receivers: None,
+            min_size_px: 0.0,
+            impostors: true,
         }
     }
 

@@ -91,6 +91,9 @@ pub struct RendererConfig {
     pub cull: crate::crowd::cull::CullSettings,
     /// How the mesh levels are built.
     pub lod: crate::lod::LodOptions,
+    /// The loaded model's levels, used when they were built with `lod`
+    /// (else the renderer builds its own).
+    pub lod_chain: Option<Arc<LodChain>>,
     /// The sun's shadows.
     pub shadows: crate::crowd::shadow::ShadowSettings,
 }
@@ -116,6 +119,7 @@ impl RendererConfig {
             behaviour: BehaviourSettings::default(),
             cull: Default::default(),
             lod: Default::default(),
+            lod_chain: Some(loaded.lod.clone()),
             shadows: Default::default(),
         }
     }
@@ -206,7 +210,10 @@ impl Renderer {
         });
         let frame_layout = shadow::frame_layout(device);
         let scene = Scene::new(device, &targets, &frame_layout);
-        let lod = Arc::new(crate::lod::build(model, vat, &config.lod));
+        let lod = match &config.lod_chain {
+            Some(chain) if chain.options == config.lod => chain.clone(),
+            _ => Arc::new(crate::lod::build(model, vat, &config.lod)),
+        };
         let model_gpu = ModelGpu::new(device, &gpu.queue, model, &lod.indices);
         let crowd = CrowdBuffer::new(
             device,

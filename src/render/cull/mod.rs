@@ -18,16 +18,17 @@ pub use target::CullTarget;
 use super::pipeline::bind_group;
 use super::shaders;
 use super::techniques::{ARGS_WORDS, CrowdDraw, CrowdGroup, FrameContext};
-use crate::crowd::cull::{CullSettings, CullUniform, CullView, MAX_LEVELS};
+use crate::crowd::cull::{CullSettings, CullUniform, CullView, MAX_LEVELS, MAX_REGIONS};
 use crate::gpu::GpuError;
 use crate::lod::{LodChain, LodLevel};
 use wgpu::util::DeviceExt;
 
-/// The visible list and indirect arguments for one crowd size.
+/// The visible list and indirect arguments for one crowd size: one region
+/// per mesh level, then the impostors' region.
 struct Lists {
     visible: wgpu::Buffer,
     capacity: u32,
-    /// Entries per level (a multiple of the storage offset alignment).
+    /// Entries per region (a multiple of the storage offset alignment).
     region: u32,
     args: wgpu::Buffer,
     template: wgpu::Buffer,
@@ -62,6 +63,9 @@ pub struct Culler {
     /// One multi-draw (the adapter has INDIRECT_FIRST_INSTANCE), or one
     /// draw per level at dynamic offsets. Tests may force the second.
     pub multi_draw: bool,
+    /// An impostor atlas is there to draw the far field from (else the
+    /// pass never chooses the impostor region).
+    pub impostors_ready: bool,
     align_entries: u32,
     readback: ArgsReadback,
     pub settings: CullSettings,
@@ -73,12 +77,17 @@ pub struct Culler {
     last_uniform: Option<CullUniform>,
 }
 
+/// Indices of the impostors' quad (their region's index count).
+pub const IMPOSTOR_INDICES: u32 = 6;
+
 /// The last cull pass's output, read back whole (tests and diagnostics).
 #[derive(Clone, Debug, Default)]
 pub struct VisibleLists {
-    /// Five words per level (`DrawIndexedIndirect`).
+    /// Five words per region (`DrawIndexedIndirect`): the mesh levels,
+    /// then the impostors.
     pub args: Vec<u32>,
-    /// Each level's entries: instance index, level and nearest-frame bits.
+    /// Each region's entries: instance index, region and nearest-frame
+    /// bits.
     pub entries: Vec<Vec<u32>>,
 }
 
@@ -178,12 +187,17 @@ impl Culler {
             lists: None,
             direct_group,
             sphere,
-            readback: ArgsReadback::new(device, (MAX_LEVELS * ARGS_WORDS * 4) as u64),
+            readback: ArgsReadback::new(
+                device,
+                (MAX_REGIONS * ARGS_WORDS * 4) as u64,
+                levels.len() as u32,
+            ),
             levels,
             nearest_error,
             multi_draw: device
                 .features()
                 .contains(wgpu::Features::INDIRECT_FIRST_INSTANCE),
+            impostors_ready: false,
             align_entries: align / 4,
             settings: CullSettings::default(),
             frozen: None,
@@ -214,9 +228,15 @@ impl Culler {
         &self.draw_layout
     }
 
-    /// The mesh levels the pass chooses from (finest first).
+    /// The mesh levels the pass chooses from (finest first); the
+    /// impostors' region comes after them.
     pub fn levels(&self) -> &[LodLevel] {
         &self.levels
+    }
+
+    /// The region impostors are appended to (after the mesh levels).
+    pub fn impostor_region(&self) -> u32 {
+        self.levels.len().max(1) as u32
     }
 
     /// True when the next frames go through the cull pass.
@@ -266,22 +286,33 @@ impl Culler {
     fn make_lists(&self, device: &wgpu::Device, count: u32, params: &wgpu::Buffer) -> Lists {
         let capacity = count.max(64).next_power_of_two();
         let region = capacity.div_ceil(self.align_entries) * self.align_entries;
-        let levels = self.levels.len().max(1);
+        let regions = self.levels.len().max(1) + 1;
         let visible = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("visible list"),
-            size: region as u64 * levels as u64 * 4,
+            size: region as u64 * regions as u64 * 4,
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
-        let mut words = Vec::with_capacity(levels * ARGS_WORDS);
-        for (l, level) in self.levels.iter().enumerate() {
-            let first_instance = if self.multi_draw {
-                l as u32 * region
+        let mut words = Vec::with_capacity(regions * ARGS_WORDS);
+        let first_instance = |r: usize| {
+            if self.multi_draw {
+                r as u32 * region
             } else {
                 0
-            };
-            words.extend([level.index_count, 0, level.first_index, 0, first_instance]);
+            }
+        };
+        for (l, level) in self.levels.iter().enumerate() {
+            words.extend([
+                level.index_count,
+                0,
+                level.first_index,
+                0,
+                first_instance(l),
+            ]);
         }
+        // The impostors: one quad (six indices of their own index buffer)
+        // each.
+        words.extend([IMPOSTOR_INDICES, 0, 0, 0, first_instance(regions - 1)]);
         let bytes = (words.len() * 4) as u64;
         let template = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("cull args template"),
@@ -396,6 +427,7 @@ impl Culler {
             self.nearest_error,
             count,
             region,
+            self.impostors_ready,
         )
     }
 

@@ -1,6 +1,7 @@
 //! The cull pass's indirect arguments read back a frame or two late, never
 //! stalling: a few small mappable copies used in turn.
 
+use crate::crowd::cull::{MAX_LEVELS, MAX_REGIONS};
 use crate::render::mapped::MappedCopy;
 use crate::render::techniques::ARGS_WORDS;
 
@@ -13,10 +14,13 @@ struct Slot {
 /// What the GPU drew in a culled frame.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CullStats {
-    /// Instances drawn at each level (finest first).
-    pub visible: [u32; 4],
-    /// Triangles drawn at each level.
-    pub triangles: [u64; 4],
+    /// Instances drawn at each mesh level (finest first), then as
+    /// impostors (at index `levels`).
+    pub visible: [u32; MAX_REGIONS],
+    /// Triangles drawn at each mesh level, then by the impostors (two a
+    /// quad).
+    pub triangles: [u64; MAX_REGIONS],
+    /// Mesh levels.
     pub levels: u32,
 }
 
@@ -29,16 +33,22 @@ impl CullStats {
         self.triangles.iter().sum()
     }
 
-    /// The statistics of the indirect arguments `words` (five per level).
-    pub fn from_args(words: &[u32]) -> Self {
-        let mut s = Self::default();
-        for (l, args) in words.chunks_exact(ARGS_WORDS).take(4).enumerate() {
-            if args[0] == 0 {
-                break;
-            }
+    /// Instances drawn as impostors.
+    pub fn impostors(&self) -> u32 {
+        self.visible[(self.levels as usize).min(MAX_REGIONS - 1)]
+    }
+
+    /// The statistics of the indirect arguments `words` (five per region)
+    /// of a chain of `levels` mesh levels followed by the impostor region.
+    pub fn from_args(words: &[u32], levels: u32) -> Self {
+        let levels = (levels as usize).clamp(1, MAX_LEVELS);
+        let mut s = Self {
+            levels: levels as u32,
+            ..Self::default()
+        };
+        for (l, args) in words.chunks_exact(ARGS_WORDS).take(levels + 1).enumerate() {
             s.visible[l] = args[1];
             s.triangles[l] = args[1] as u64 * (args[0] / 3) as u64;
-            s.levels = l as u32 + 1;
         }
         s
     }
@@ -48,11 +58,14 @@ pub struct ArgsReadback {
     slots: Vec<Slot>,
     frame: u64,
     latest: u64,
+    /// Mesh levels of the lists read.
+    levels: u32,
     pub last: Option<CullStats>,
 }
 
 impl ArgsReadback {
-    pub fn new(device: &wgpu::Device, bytes: u64) -> Self {
+    /// Read-backs of `bytes` of arguments for `levels` mesh levels.
+    pub fn new(device: &wgpu::Device, bytes: u64, levels: u32) -> Self {
         let slots = (0..3)
             .map(|_| Slot {
                 copy: MappedCopy::new(device, "cull args readback", bytes),
@@ -63,6 +76,7 @@ impl ArgsReadback {
             slots,
             frame: 0,
             latest: 0,
+            levels,
             last: None,
         }
     }
@@ -93,10 +107,11 @@ impl ArgsReadback {
             wgpu::PollType::Poll
         };
         let _ = device.poll(poll);
+        let levels = self.levels;
         for slot in &self.slots {
             let stats = slot
                 .copy
-                .take(|bytes| CullStats::from_args(bytemuck::cast_slice(bytes)));
+                .take(|bytes| CullStats::from_args(bytemuck::cast_slice(bytes), levels));
             if let Some(stats) = stats
                 && slot.frame > self.latest
             {

@@ -83,6 +83,11 @@ impl ShadowMaps {
                     sweep: -sun,
                     margin: LOOKUP_TEXELS * c.texel,
                 }),
+                // A caster whose sphere covers under a texel of this
+                // cascade is skipped: its shadow is below the filter.
+                min_size_px: self.settings.min_caster_texels,
+                // Far casters take the coarse mesh levels instead.
+                impostors: false,
             };
             culler.encode_target(
                 ctx,
