@@ -48,7 +48,8 @@ struct Frame {
     culled: u32,
     // 1 = tint instances by their LOD level.
     lod_tint: u32,
-    _pad0: u32,
+    // The viewport's height in pixels.
+    viewport_height: f32,
 };
 
 // A read-only storage buffer, not a uniform buffer: lavapipe (Mesa 22.x)

@@ -42,7 +42,8 @@ struct CullParams {
     sweep: vec4<f32>,
     // With flag 32: the smallest sphere diameter, in pixels, kept.
     min_size_px: f32,
-    _pad0: u32,
+    // The region impostors go to (after every level of the chain).
+    impostor_region: u32,
     _pad1: u32,
     _pad2: u32,
 };
@@ -109,7 +110,7 @@ fn cull_instance(centre: vec3<f32>, radius: f32, scale: f32) -> u32 {
         return CULLED;
     }
     if (cull.flags & 16u) != 0u && size <= cull.impostor_px {
-        return min(cull.levels, 6u) << 28u;
+        return min(cull.impostor_region, 6u) << 28u;
     }
     var level = 0u;
     if (cull.flags & 2u) != 0u {

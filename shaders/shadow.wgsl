@@ -18,6 +18,14 @@ struct Shadows {
     tint: u32,
     // Texels on a side of each map.
     resolution: f32,
+    // Camera distances where shadows start fading out and end (the shadow
+    // distance); both 0: no fade.
+    fade: vec2<f32>,
+    _pad: vec2<u32>,
+    // The view depth where each cascade's slice ends.
+    splits: vec4<f32>,
+    // xyz = the camera's forward.
+    forward: vec4<f32>,
 };
 
 struct Caster {
@@ -58,7 +66,10 @@ fn shadow_pcf(i: u32, c: vec3<f32>) -> f32 {
     return lit / 9.0;
 }
 
-// How much sun reaches `world_pos` on a surface facing `n`. The point is
+// How much sun reaches `world_pos` on a surface facing `n`, from the
+// cascade whose slice of the view holds it (by its depth along the
+// camera's forward; the next one if the point falls off that map). The
+// point is
 // pushed off the surface by about a texel of its cascade (more where the
 // sun grazes it) and compared a little closer to the light, so surfaces do
 // not shadow themselves (acne) while a hoof on the ground still meets its
@@ -70,11 +81,27 @@ fn sun_shadow(world_pos: vec3<f32>, n: vec3<f32>) -> SunShadow {
     if shadows.enabled == 0u {
         return s;
     }
+    // Past the shadow distance: no shadows (faded out before it).
+    var fade = 0.0;
+    if shadows.fade.y > 0.0 {
+        let d = length(world_pos - frame.camera_pos.xyz);
+        if d >= shadows.fade.y {
+            return s;
+        }
+        fade = smoothstep(shadows.fade.x, shadows.fade.y, d);
+    }
     let l = normalize(frame.sun_dir.xyz);
     let cos_l = clamp(dot(n, l), 0.0, 1.0);
     let sin_l = sqrt(1.0 - cos_l * cos_l);
     let margin = 1.5 / shadows.resolution;
-    for (var i = 0u; i < min(shadows.count, 4u); i++) {
+    let depth = dot(world_pos - frame.camera_pos.xyz, shadows.forward.xyz);
+    var first = 0u;
+    for (var i = 0u; i + 1u < min(shadows.count, 4u); i++) {
+        if depth >= shadows.splits[i] {
+            first = i + 1u;
+        }
+    }
+    for (var i = first; i < min(shadows.count, 4u); i++) {
         let texel = shadows.texel[i];
         let p = world_pos + n * texel * (0.6 + 1.4 * sin_l);
         let c = cascade_coords(i, p);
@@ -82,7 +109,7 @@ fn sun_shadow(world_pos: vec3<f32>, n: vec3<f32>) -> SunShadow {
             // Half a texel in world units, in this cascade's depth units.
             let m = shadows.cascades[i];
             let bias = 0.5 * texel * length(vec3<f32>(m[0][2], m[1][2], m[2][2]));
-            s.visibility = shadow_pcf(i, vec3<f32>(c.xy, c.z - bias));
+            s.visibility = mix(shadow_pcf(i, vec3<f32>(c.xy, c.z - bias)), 1.0, fade);
             s.cascade = i;
             return s;
         }

@@ -239,9 +239,23 @@ pub struct CullArgs {
     #[arg(long, default_value_t = 1.0, value_parser = parse_lod_error)]
     pub lod_error: f32,
     /// Tint each instance by its LOD level (white = full detail, then green,
-    /// yellow, red).
+    /// yellow, orange, red, purple; impostors blue).
     #[arg(long)]
     pub lod_tint: bool,
+    /// The far field's animated impostors (with --lod on): an instance
+    /// whose bounding sphere is at most --impostor-px pixels across is one
+    /// camera-facing quad drawn from an atlas baked at load.
+    #[arg(long, value_enum, default_value_t = OnOff::On)]
+    pub impostors: OnOff,
+    /// The impostor switch: the bounding sphere's diameter on screen, in
+    /// pixels, at or under which an instance is an impostor (1 to 256).
+    #[arg(long, default_value_t = crate::crowd::cull::DEFAULT_IMPOSTOR_PX, value_parser = parse_impostor_px)]
+    pub impostor_px: f32,
+    /// The far field's coarse mesh levels (a few dozen triangles and about
+    /// a dozen), drawn where their animated error projects under
+    /// --lod-error pixels.
+    #[arg(long, value_enum, default_value_t = OnOff::On)]
+    pub coarse_levels: OnOff,
 }
 
 impl Default for CullArgs {
@@ -251,6 +265,9 @@ impl Default for CullArgs {
             lod: OnOff::On,
             lod_error: 1.0,
             lod_tint: false,
+            impostors: OnOff::On,
+            impostor_px: crate::crowd::cull::DEFAULT_IMPOSTOR_PX,
+            coarse_levels: OnOff::On,
         }
     }
 }
@@ -262,6 +279,9 @@ impl CullArgs {
             lod: self.lod.is_on(),
             lod_error_px: self.lod_error,
             lod_tint: self.lod_tint,
+            impostors: self.impostors.is_on(),
+            impostor_px: self.impostor_px,
+            coarse_levels: self.coarse_levels.is_on(),
             ..Default::default()
         }
     }
@@ -280,6 +300,17 @@ pub struct ShadowArgs {
     /// Texels on a side of each cascade's shadow map (16 to 8192).
     #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u32).range(16..=8192))]
     pub shadow_resolution: u32,
+    /// Where the cascades end: auto (where a model's bounding sphere covers
+    /// 6 pixels, beyond which its shadow cannot be made out), off (as far
+    /// as the crowd reaches), or a distance from the camera in world units.
+    /// Shadows fade out over the last fifth.
+    #[arg(long, default_value = "auto")]
+    pub shadow_distance: crate::crowd::shadow::ShadowDistance,
+    /// Skip a caster whose bounding sphere covers fewer texels of its
+    /// cascade than this (its shadow is under the filter's footprint); 0
+    /// keeps every caster.
+    #[arg(long, default_value_t = crate::crowd::shadow::DEFAULT_MIN_CASTER_TEXELS, value_parser = parse_min_texels)]
+    pub shadow_min_texels: f32,
 }
 
 impl Default for ShadowArgs {
@@ -289,6 +320,8 @@ impl Default for ShadowArgs {
             shadows: OnOff::On,
             shadow_cascades: s.cascades,
             shadow_resolution: s.resolution,
+            shadow_distance: s.distance,
+            shadow_min_texels: s.min_caster_texels,
         }
     }
 }
@@ -299,8 +332,28 @@ impl ShadowArgs {
             enabled: self.shadows.is_on(),
             cascades: self.shadow_cascades,
             resolution: self.shadow_resolution,
+            distance: self.shadow_distance,
+            min_caster_texels: self.shadow_min_texels,
             ..Default::default()
         }
+    }
+}
+
+/// Parses `--impostor-px`: 1 to 256 pixels.
+pub fn parse_impostor_px(s: &str) -> Result<f32, String> {
+    match s.trim().parse::<f32>() {
+        Ok(v) if v.is_finite() && (1.0..=256.0).contains(&v) => Ok(v),
+        _ => Err(format!("--impostor-px '{s}': expected 1 to 256 pixels")),
+    }
+}
+
+/// Parses `--shadow-min-texels`: 0 to 64 texels.
+pub fn parse_min_texels(s: &str) -> Result<f32, String> {
+    match s.trim().parse::<f32>() {
+        Ok(v) if v.is_finite() && (0.0..=64.0).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "--shadow-min-texels '{s}': expected 0 to 64 texels"
+        )),
     }
 }
 

@@ -13,6 +13,7 @@ pub mod cli;
 pub mod crowd;
 pub mod gait;
 pub mod gpu;
+pub mod impostor;
 pub mod inspect;
 pub mod lod;
 pub mod model;

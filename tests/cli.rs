@@ -161,3 +161,24 @@ fn bad_files_fail_with_a_message_not_a_panic() {
     }
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// The viewer on a machine with no display stops with a plain sentence
+/// saying so and how to get a picture anyway, not winit's message with a
+/// path into its source.
+#[test]
+fn the_viewer_without_a_display_says_how_to_get_a_picture() {
+    let out = Command::new(env!("CARGO_BIN_EXE_stampede"))
+        .args(["--count", "1"])
+        .env("RUST_LOG", "warn")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .output()
+        .expect("the stampede binary runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    for needle in ["no display", "--headless --screenshot", "xvfb-run"] {
+        assert!(err.contains(needle), "missing {needle:?} in\n{err}");
+    }
+    assert!(!err.contains(".cargo"), "no source path:\n{err}");
+}

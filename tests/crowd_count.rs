@@ -36,6 +36,7 @@ fn count_changes_live() {
         cull: Default::default(),
         lod: Default::default(),
         lod_chain: None,
+        impostor: None,
         shadows: Default::default(),
     };
     let mut view = Headless::new(gpu.clone(), &model, &vat, &config).expect("renderer");

@@ -37,6 +37,7 @@ fn config(count: u32, behaviour: bool) -> RendererConfig {
         cull: Default::default(),
         lod: Default::default(),
         lod_chain: None,
+        impostor: None,
         shadows: Default::default(),
     }
 }

@@ -34,6 +34,7 @@ fn setup() -> Option<(Headless, String, u32, f32)> {
         cull: Default::default(),
         lod: Default::default(),
         lod_chain: None,
+        impostor: None,
         shadows: Default::default(),
     };
     let fps = vat.clips[0].fps;

@@ -66,6 +66,7 @@ fn memory_stays_flat_over_many_frames() {
         cull: Default::default(),
         lod: Default::default(),
         lod_chain: None,
+        impostor: None,
         shadows: Default::default(),
     };
     let mut view = Headless::new(gpu, &model, &vat, &config).expect("renderer");

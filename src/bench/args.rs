@@ -48,6 +48,11 @@ pub struct BenchArgs {
     /// and report culled ÷ unculled (one run, the same frames).
     #[arg(long)]
     pub compare_culling: bool,
+    /// Also measure every technique and count with the far field off (no
+    /// coarse levels, impostors, caster skipping or shadow distance), and
+    /// report with ÷ without (one run, the same frames).
+    #[arg(long)]
+    pub compare_far_field: bool,
     #[command(flatten)]
     pub shadows: crate::cli::ShadowArgs,
     /// Texel precision of the VAT: f16, f32 or packed (one 8-byte texel).
@@ -95,6 +100,7 @@ impl Default for BenchArgs {
             behaviour: crate::cli::OnOff::Off,
             cull: crate::cli::CullArgs::default(),
             compare_culling: false,
+            compare_far_field: false,
             shadows: crate::cli::ShadowArgs::default(),
             precision: crate::vat::Precision::F16,
             camera: None,

@@ -20,13 +20,15 @@ pub mod synthetic;
 pub use args::BenchArgs;
 pub use report::BenchReport;
 
+use crate::crowd::cull::CullSettings;
 use crate::crowd::setup::{self, ModelChoice, SetupError};
+use crate::crowd::shadow::ShadowSettings;
 use crate::crowd::{BehaviourSettings, FrameSettings};
 use crate::gpu::{GpuContext, GpuError};
 use crate::render::headless::FORMAT;
 use crate::render::{Camera, RenderError, Renderer, RendererConfig, TechniqueKind};
 use indicatif::{ProgressBar, ProgressStyle};
-use report::{AdapterReport, ModelReport, Ratios, RunResult, Skipped};
+use report::{AdapterReport, FarFieldReport, ModelReport, Ratios, RunResult, Skipped};
 use stats::{Percentiles, StatsError};
 use std::sync::Arc;
 use std::time::Instant;
@@ -149,7 +151,7 @@ impl Frame<'_> {
         renderer.after_submit();
         // A failed wait (device lost) shows up as the next frame's error;
         // the time measured here is still what the frame took.
-        let _ = gpu.device.poll(wgpu::PollType::wait_indefinitely());
+        let _ = gpu.wait_idle("the frame");
         let wall = start.elapsed().as_secs_f64() * 1e3;
         // The timestamp read-back was mapped by the wait: collect it now.
         renderer.after_submit();
@@ -248,6 +250,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
         lod: config.cull.lod,
         lod_error_px: config.cull.lod_error_px,
         shadows: config.shadows.enabled,
+        far_field: Some(far_field_report(&renderer, &config)),
         frames: args.frames,
         warmup: args.warmup,
         techniques_available: TechniqueKind::ALL
@@ -261,17 +264,14 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
 
     let per_run = (args.warmup + args.frames) as u64;
     // The run's settings, and with --compare-culling the same with culling
-    // and LOD off.
-    let modes: &[bool] = if args.compare_culling {
-        &[false, true]
-    } else {
-        &[false]
-    };
-    let unculled_settings = crate::crowd::cull::CullSettings {
-        culling: false,
-        lod: false,
-        ..config.cull
-    };
+    // and LOD off, with --compare-far-field the same without the far field.
+    let mut modes = vec![Mode::Run];
+    if args.compare_culling {
+        modes.push(Mode::Unculled);
+    }
+    if args.compare_far_field {
+        modes.push(Mode::FarFieldOff);
+    }
     let bar = progress(per_run * (counts.len() * techniques.len() * modes.len()) as u64);
     let start = Instant::now();
     // Per technique: the last measured (instances drawn, p50 wall ms, cap),
@@ -321,18 +321,10 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                 skip(&name, reason, &mut report);
                 continue;
             }
-            for &unculled in modes {
-                renderer.set_cull_settings(if unculled {
-                    unculled_settings
-                } else {
-                    config.cull
-                });
-                let off = if unculled {
-                    " (culling and LOD off)"
-                } else {
-                    ""
-                };
-                bar.set_message(format!("{name} × {count}{off}"));
+            for &mode in &modes {
+                renderer.set_cull_settings(mode.cull(config.cull));
+                renderer.set_shadow_settings(mode.shadows(config.shadows));
+                bar.set_message(format!("{name} × {count}{}", mode.suffix()));
                 let frame = Frame {
                     view: &view,
                     camera,
@@ -357,6 +349,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                 }
                 let costs = renderer.costs();
                 let drew = renderer.wait_for_cull_stats();
+                let cascades = renderer.shadow_stats();
                 let result = RunResult {
                     technique: name.clone(),
                     count,
@@ -378,7 +371,18 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                     gpu_memory_bytes: costs.gpu_memory_bytes,
                     visible: drew.visible_total(),
                     triangles: drew.triangles_total(),
-                    unculled,
+                    unculled: mode == Mode::Unculled,
+                    far_field_off: mode == Mode::FarFieldOff,
+                    visible_per_level: drew.visible[..drew.levels as usize].to_vec(),
+                    impostors: drew.impostors(),
+                    shadow_casters: cascades
+                        .iter()
+                        .map(|c| c.map_or(0, |c| c.visible_total()))
+                        .collect(),
+                    shadow_triangles: cascades
+                        .iter()
+                        .map(|c| c.map_or(0, |c| c.triangles_total()))
+                        .collect(),
                 };
                 last[ti] = Some((result.drawn, result.wall_ms.p50, costs.cap));
                 report.results.push(result);
@@ -386,6 +390,66 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
         }
     }
     bar.finish_and_clear();
+    renderer.set_cull_settings(config.cull);
+    renderer.set_shadow_settings(config.shadows);
     report.compute_ratios();
     Ok(report)
+}
+
+/// The settings one measurement runs with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// The run's own.
+    Run,
+    /// Culling and LOD off (`--compare-culling`).
+    Unculled,
+    /// The far field off (`--compare-far-field`).
+    FarFieldOff,
+}
+
+impl Mode {
+    fn cull(self, run: CullSettings) -> CullSettings {
+        match self {
+            Mode::Run => run,
+            Mode::Unculled => CullSettings {
+                culling: false,
+                lod: false,
+                ..run
+            },
+            Mode::FarFieldOff => run.without_far_field(),
+        }
+    }
+
+    fn shadows(self, run: ShadowSettings) -> ShadowSettings {
+        match self {
+            Mode::FarFieldOff => run.without_far_field(),
+            _ => run,
+        }
+    }
+
+    fn suffix(self) -> &'static str {
+        match self {
+            Mode::Run => "",
+            Mode::Unculled => " (culling and LOD off)",
+            Mode::FarFieldOff => " (far field off)",
+        }
+    }
+}
+
+/// The far field's settings and atlas, for the report.
+fn far_field_report(renderer: &Renderer, config: &RendererConfig) -> FarFieldReport {
+    FarFieldReport {
+        impostors: config.cull.impostors,
+        impostor_px: config.cull.impostor_px,
+        coarse_levels: config.cull.coarse_levels,
+        shadow_distance: config.shadows.distance.to_string(),
+        shadow_min_texels: config.shadows.min_caster_texels,
+        level_triangles: renderer
+            .lod()
+            .levels
+            .iter()
+            .map(|l| l.triangles())
+            .collect(),
+        ..FarFieldReport::default()
+    }
 }

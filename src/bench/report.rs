@@ -3,7 +3,6 @@
 
 use super::stats::{Percentiles, ratio};
 use serde::{Deserialize, Serialize};
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Why a report could not be written.
@@ -103,6 +102,41 @@ pub struct RunResult {
     /// `--compare-culling` (the report's other results use its settings).
     #[serde(default)]
     pub unculled: bool,
+    /// Measured with the far field off (no coarse levels, no impostors, no
+    /// caster skipping, no shadow distance), as the baseline of
+    /// `--compare-far-field`.
+    #[serde(default)]
+    pub far_field_off: bool,
+    /// Instances drawn at each mesh level, finest first, in that frame.
+    #[serde(default)]
+    pub visible_per_level: Vec<u32>,
+    /// Instances drawn as impostors in that frame.
+    #[serde(default)]
+    pub impostors: u32,
+    /// Per shadow cascade, nearest first: the casters it drew in that
+    /// frame (empty with shadows off).
+    #[serde(default)]
+    pub shadow_casters: Vec<u32>,
+    /// Per shadow cascade: the triangles it drew.
+    #[serde(default)]
+    pub shadow_triangles: Vec<u64>,
+}
+
+impl RunResult {
+    /// True for a baseline of a comparison (not the run's own settings).
+    pub fn baseline(&self) -> bool {
+        self.unculled || self.far_field_off
+    }
+
+    /// Every cascade's casters together.
+    pub fn casters_total(&self) -> u64 {
+        self.shadow_casters.iter().map(|&c| c as u64).sum()
+    }
+
+    /// Every cascade's triangles together.
+    pub fn shadow_triangles_total(&self) -> u64 {
+        self.shadow_triangles.iter().sum()
+    }
 }
 
 /// One technique at one count: culled (the report's settings) ÷ unculled.
@@ -145,6 +179,29 @@ pub struct Ratios {
     /// LOD ÷ with both off (below 1: culling and LOD save).
     #[serde(default)]
     pub culled_over_unculled: Vec<CullRatio>,
+    /// With `--compare-far-field`: each technique with the far field ÷
+    /// without it (below 1: the far field saves).
+    #[serde(default)]
+    pub far_field_over_off: Vec<CullRatio>,
+}
+
+/// The far field's settings and the impostor atlas of a run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FarFieldReport {
+    pub impostors: bool,
+    pub impostor_px: f32,
+    pub coarse_levels: bool,
+    /// `auto`, `off` or world units.
+    pub shadow_distance: String,
+    pub shadow_min_texels: f32,
+    /// The atlas: bytes on the GPU, its build time, its cell size and
+    /// how many cells (views × frames); 0 when none was built.
+    pub atlas_bytes: u64,
+    pub atlas_build_ms: f64,
+    pub atlas_cell: u32,
+    pub atlas_cells: u32,
+    /// The mesh levels' triangles, finest first.
+    pub level_triangles: Vec<u32>,
 }
 
 /// A run that was not measured, and why.
@@ -171,6 +228,10 @@ pub struct BenchReport {
     /// Sun shadows were on (their GPU time is each result's `shadow_gpu_ms`).
     #[serde(default)]
     pub shadows: bool,
+    /// The far field: impostors and coarse levels on, the impostor switch
+    /// (pixels), the shadow distance and the caster skipping (texels).
+    #[serde(default)]
+    pub far_field: Option<FarFieldReport>,
     pub frames: u32,
     pub warmup: u32,
     /// The techniques the renderer offered when this ran.
@@ -184,7 +245,7 @@ impl BenchReport {
     fn find(&self, technique: &str, count: u32) -> Option<&RunResult> {
         self.results
             .iter()
-            .find(|r| r.technique == technique && r.count == count && !r.unculled)
+            .find(|r| r.technique == technique && r.count == count && !r.baseline())
     }
 
     fn counts(&self) -> Vec<u32> {
@@ -231,14 +292,16 @@ impl BenchReport {
             skinning_over_vat: self.ratios_between("skinning", "vat"),
             vat_over_static: self.ratios_between("vat", "static"),
             vat_cpu_largest_over_smallest: scale,
-            culled_over_unculled: self.culled_over_unculled(),
+            culled_over_unculled: self.over_baseline(|r| r.unculled),
+            far_field_over_off: self.over_baseline(|r| r.far_field_off),
         };
     }
 
-    fn culled_over_unculled(&self) -> Vec<CullRatio> {
+    /// The run's own settings ÷ each baseline that `is_baseline` picks.
+    fn over_baseline(&self, is_baseline: impl Fn(&RunResult) -> bool) -> Vec<CullRatio> {
         self.results
             .iter()
-            .filter(|r| r.unculled)
+            .filter(|r| is_baseline(r))
             .filter_map(|b| {
                 let a = self.find(&b.technique, b.count)?;
                 Some(CullRatio {
@@ -250,158 +313,6 @@ impl BenchReport {
                 })
             })
             .collect()
-    }
-
-    /// The printed summary: adapter, table, ratios, skips.
-    pub fn text(&self) -> String {
-        let mut s = String::new();
-        let a = &self.adapter;
-        let m = &self.model;
-        let _ = writeln!(
-            s,
-            "adapter: {} ({}, {}), driver {}",
-            a.name, a.backend, a.device_type, a.driver
-        );
-        let _ = writeln!(
-            s,
-            "model: {} ({} vertices, {} triangles, {} joints, {} clips, VAT {:.1} MiB), {}x{}, {} frames after {} warm-up",
-            m.name,
-            m.vertices,
-            m.triangles,
-            m.joints,
-            m.clips,
-            m.vat_bytes as f64 / MIB,
-            self.size[0],
-            self.size[1],
-            self.frames,
-            self.warmup
-        );
-        let _ = writeln!(
-            s,
-            "culling {}, LOD {} ({} px), shadows {}",
-            if self.culling { "on" } else { "off" },
-            if self.lod { "on" } else { "off" },
-            self.lod_error_px,
-            if self.shadows { "on" } else { "off" }
-        );
-        let _ = writeln!(
-            s,
-            "{:<13} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
-            "technique",
-            "count",
-            "drawn",
-            "visible",
-            "triangles",
-            "CPU ms p50/p90/p99",
-            "GPU ms p50/p90/p99",
-            "shadow GPU ms p50/p90/p99",
-            "wall ms p50/p90/p99",
-            "upload/frm",
-            "memory"
-        );
-        for r in &self.results {
-            let _ = writeln!(
-                s,
-                "{:<13} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
-                if r.unculled {
-                    format!("{} (off)", r.technique)
-                } else {
-                    r.technique.clone()
-                },
-                r.count,
-                r.drawn,
-                r.visible,
-                crate::cli::short_count(r.triangles),
-                triple(Some(&r.cpu_ms)),
-                triple(r.gpu_ms.as_ref()),
-                triple(r.shadow_gpu_ms.as_ref()),
-                triple(Some(&r.wall_ms)),
-                bytes(r.upload_bytes_per_frame),
-                bytes(r.gpu_memory_bytes)
-            );
-        }
-        let rs = &self.ratios;
-        for (title, list) in [
-            ("live skinning ÷ VAT", &rs.skinning_over_vat),
-            ("VAT ÷ static", &rs.vat_over_static),
-        ] {
-            if list.is_empty() {
-                let _ = writeln!(s, "{title}: n/a (not both measured)");
-            }
-            for r in list {
-                let _ = writeln!(
-                    s,
-                    "{title} at {:>7}: wall {}  CPU {}  GPU {}",
-                    r.count,
-                    times(r.wall_ms),
-                    times(r.cpu_ms),
-                    times(r.gpu_ms)
-                );
-            }
-        }
-        for r in &rs.culled_over_unculled {
-            let _ = writeln!(
-                s,
-                "{} culled ÷ unculled at {:>7}: wall {}  CPU {}  GPU {}",
-                r.technique,
-                r.count,
-                times(r.wall_ms),
-                times(r.cpu_ms),
-                times(r.gpu_ms)
-            );
-        }
-        match &rs.vat_cpu_largest_over_smallest {
-            Some(r) => {
-                let _ = writeln!(
-                    s,
-                    "VAT CPU ms at {} ÷ at {}: {} ({}× the instances)",
-                    r.largest_count,
-                    r.smallest_count,
-                    times(r.ratio),
-                    r.largest_count / r.smallest_count.max(1)
-                );
-            }
-            None => {
-                let _ = writeln!(
-                    s,
-                    "VAT CPU scaling: n/a (VAT measured at fewer than 2 counts)"
-                );
-            }
-        }
-        for k in &self.skipped {
-            let _ = writeln!(s, "skipped {} × {}: {}", k.technique, k.count, k.reason);
-        }
-        s
-    }
-
-    /// One CSV row per result, with a header.
-    pub fn csv(&self) -> String {
-        let mut s = String::from(
-            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms\n",
-        );
-        let cells = |p: Option<&Percentiles>| match p {
-            Some(p) => format!("{:.4},{:.4},{:.4}", p.p50, p.p90, p.p99),
-            None => ",,".into(),
-        };
-        for r in &self.results {
-            let _ = writeln!(
-                s,
-                "{},{},{},{},{},{},{},{},{},{},{},{}",
-                r.technique,
-                r.count,
-                r.drawn,
-                r.frames,
-                cells(Some(&r.cpu_ms)),
-                cells(r.gpu_ms.as_ref()),
-                cells(Some(&r.wall_ms)),
-                r.upload_bytes_per_frame,
-                r.gpu_memory_bytes,
-                r.visible,
-                r.triangles,
-                cells(r.shadow_gpu_ms.as_ref())
-            );
-        }
-        s
     }
 
     pub fn write_json(&self, path: &Path) -> Result<(), ReportError> {
@@ -427,38 +338,7 @@ pub(crate) fn write(path: &Path, text: &str) -> Result<(), ReportError> {
     std::fs::write(path, text).map_err(err)
 }
 
-fn triple(p: Option<&Percentiles>) -> String {
-    match p {
-        Some(p) => format!("{} / {} / {}", ms(p.p50), ms(p.p90), ms(p.p99)),
-        None => "n/a".into(),
-    }
-}
-
-/// Milliseconds with about three significant digits.
-fn ms(v: f64) -> String {
-    if v >= 100.0 {
-        format!("{v:.0}")
-    } else if v >= 10.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.2}")
-    }
-}
-
-fn times(r: Option<f64>) -> String {
-    r.map_or_else(|| "n/a".into(), |r| format!("{r:.2}×"))
-}
-
-fn bytes(b: u64) -> String {
-    let b = b as f64;
-    if b >= MIB {
-        format!("{:.1} MiB", b / MIB)
-    } else if b >= 1024.0 {
-        format!("{:.1} KiB", b / 1024.0)
-    } else {
-        format!("{b} B")
-    }
-}
+mod text;
 
 #[cfg(test)]
 mod tests;

@@ -84,6 +84,9 @@ pub struct CullSettings {
     /// Draw far instances as animated impostors (with LOD on and an
     /// atlas built).
     pub impostors: bool,
+    /// Use the chain's coarse far-field levels (off: its finer levels
+    /// only, as before the far field had them).
+    pub coarse_levels: bool,
     /// The impostor switch: the sphere's diameter on screen, in pixels,
     /// at or under which an instance is an impostor.
     pub impostor_px: f32,
@@ -103,11 +106,21 @@ impl Default for CullSettings {
             lod_tint: false,
             impostors: true,
             impostor_px: DEFAULT_IMPOSTOR_PX,
+            coarse_levels: true,
         }
     }
 }
 
 impl CullSettings {
+    /// These settings without the far field's levels and impostors.
+    pub fn without_far_field(self) -> Self {
+        Self {
+            impostors: false,
+            coarse_levels: false,
+            ..self
+        }
+    }
+
     /// True when the crowd goes through the cull pass and indirect draws
     /// (either switch on); both off is the one direct instanced draw.
     pub fn indirect(&self) -> bool {
@@ -195,7 +208,9 @@ pub struct CullUniform {
     pub sweep: [f32; 4],
     /// With [`FLAG_MIN_SIZE`]: the smallest diameter, in pixels, kept.
     pub min_size_px: f32,
-    pub _pad0: u32,
+    /// The region impostors go to: after every mesh level of the chain
+    /// (`levels` may use fewer of them).
+    pub impostor_region: u32,
     pub _pad1: u32,
     pub _pad2: u32,
 }
@@ -288,7 +303,7 @@ impl CullUniform {
             receivers,
             sweep,
             min_size_px: view.min_size_px.max(0.0),
-            _pad0: 0,
+            impostor_region: levels as u32,
             _pad1: 0,
             _pad2: 0,
         }
@@ -342,7 +357,7 @@ impl CullUniform {
             return None;
         }
         if self.flags & FLAG_IMPOSTOR != 0 && size <= self.impostor_px {
-            return Some(self.levels.min(MAX_LEVELS as u32) << INDEX_BITS);
+            return Some(self.impostor_region.min(MAX_LEVELS as u32) << INDEX_BITS);
         }
         let mut level = 0;
         if self.flags & FLAG_LOD != 0 {

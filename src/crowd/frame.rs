@@ -48,7 +48,9 @@ pub struct FrameUniform {
     pub culled: u32,
     /// 1 = tint each instance by its LOD level.
     pub lod_tint: u32,
-    pub _pad: u32,
+    /// The viewport's height in pixels (what a pixel is, for the
+    /// impostors' texture footprint).
+    pub viewport_height: f32,
 }
 const _: () = assert!(std::mem::size_of::<FrameUniform>() == 320);
 
@@ -150,6 +152,6 @@ pub fn frame_uniform(
         // The renderer sets these from its cull settings.
         culled: 0,
         lod_tint: 0,
-        _pad: 0,
+        viewport_height: 1.0,
     }
 }

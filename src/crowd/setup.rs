@@ -2,6 +2,7 @@
 
 use super::Motion;
 use crate::Model;
+use crate::impostor::{AtlasLayout, ImpostorOptions};
 use crate::lod::{self, LodChain, LodOptions};
 use crate::vat::{self, BakeOptions, Precision, Vat};
 use std::path::PathBuf;
@@ -66,6 +67,9 @@ pub struct Loaded {
     /// The mesh levels, built once with the default options when the
     /// model is loaded and shared by every renderer made from it.
     pub lod: Arc<LodChain>,
+    /// How the far field's impostor atlas is laid out (the GPU draws it
+    /// once per device).
+    pub impostor: Arc<AtlasLayout>,
 }
 
 /// A ground speed from the clip's name and the model's size: the fallback
@@ -201,8 +205,10 @@ pub fn load_with(
         motion = Motion::Stand;
     }
     let lod = Arc::new(lod::build(&model, &vat, &LodOptions::default()));
+    let impostor = Arc::new(impostor_layout(&vat, motion).with_mesh(&lod));
     Ok(Loaded {
         lod,
+        impostor,
         choice: choice.clone(),
         model,
         vat,
@@ -224,4 +230,17 @@ pub fn default_clip(vat: &Vat) -> u32 {
         .or_else(|| find("fly"))
         .or_else(|| find("walk"))
         .unwrap_or(0) as u32
+}
+
+/// The impostor atlas's layout for a bake drawn with `motion`: seen from
+/// above and around for a model on the ground, from every side for a flyer.
+pub fn impostor_layout(vat: &Vat, motion: Motion) -> AtlasLayout {
+    let (centre, radius) = vat.pose_sphere();
+    AtlasLayout::plan(
+        vat,
+        centre,
+        radius,
+        motion == Motion::Flock,
+        &ImpostorOptions::default(),
+    )
 }

@@ -18,6 +18,65 @@ pub const RESOLUTIONS: [u32; 4] = [512, 1024, 2048, 4096];
 /// The default [`ShadowSettings::min_caster_texels`].
 pub const DEFAULT_MIN_CASTER_TEXELS: f32 = 1.0;
 
+/// With [`ShadowDistance::Auto`], shadows end where the model's bounding
+/// sphere covers this many pixels of the view (docs/benchmarks.md,
+/// "The far field", has the measurement behind it).
+pub const AUTO_SHADOW_PX: f32 = 6.0;
+
+/// Shadows fade out over this last share of the shadow distance.
+pub const SHADOW_FADE: f32 = 0.2;
+
+/// Where the cascades end (`--shadow-distance`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ShadowDistance {
+    /// Where the model's sphere covers [`AUTO_SHADOW_PX`] pixels: beyond,
+    /// a shadow is a smudge of a few pixels under a horse of a few.
+    Auto,
+    /// As far as the view (and the crowd) reach.
+    Off,
+    /// This many world units from the camera.
+    Units(f32),
+}
+
+impl ShadowDistance {
+    /// The distance from the camera where shadows end, for a model whose
+    /// sphere is `diameter` units across in a view of `pixel_scale`
+    /// pixels per unit at distance 1; `None` when they do not end.
+    pub fn end(self, diameter: f32, pixel_scale: f32) -> Option<f32> {
+        match self {
+            Self::Auto => Some((diameter * pixel_scale / AUTO_SHADOW_PX).max(1e-3)),
+            Self::Off => None,
+            Self::Units(u) => Some(u.max(1e-3)),
+        }
+    }
+}
+
+impl std::str::FromStr for ShadowDistance {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim() {
+            "auto" => Ok(Self::Auto),
+            "off" => Ok(Self::Off),
+            v => match v.parse::<f32>() {
+                Ok(u) if u.is_finite() && u > 0.0 => Ok(Self::Units(u)),
+                _ => Err(format!(
+                    "--shadow-distance '{s}': expected auto, off or a distance in world units above 0"
+                )),
+            },
+        }
+    }
+}
+
+impl std::fmt::Display for ShadowDistance {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Auto => f.write_str("auto"),
+            Self::Off => f.write_str("off"),
+            Self::Units(u) => write!(f, "{u}"),
+        }
+    }
+}
+
 /// What the user chose.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShadowSettings {
@@ -35,6 +94,8 @@ pub struct ShadowSettings {
     /// cascade than this (its diameter): their shadow is below the 3×3
     /// filter's footprint. 0 keeps every caster.
     pub min_caster_texels: f32,
+    /// Where the cascades end.
+    pub distance: ShadowDistance,
 }
 
 impl Default for ShadowSettings {
@@ -46,11 +107,22 @@ impl Default for ShadowSettings {
             debug_tint: false,
             cull_to_view: true,
             min_caster_texels: DEFAULT_MIN_CASTER_TEXELS,
+            distance: ShadowDistance::Auto,
         }
     }
 }
 
 impl ShadowSettings {
+    /// These settings without the far field's caster skipping and shadow
+    /// distance.
+    pub fn without_far_field(self) -> Self {
+        Self {
+            min_caster_texels: 0.0,
+            distance: ShadowDistance::Off,
+            ..self
+        }
+    }
+
     /// The cascade count within 1..=MAX_CASCADES.
     pub fn cascade_count(&self) -> usize {
         (self.cascades as usize).clamp(1, MAX_CASCADES)
@@ -77,8 +149,17 @@ pub struct ShadowUniform {
     pub tint: u32,
     /// Texels on a side of each map.
     pub resolution: f32,
+    /// Camera distances where shadows start fading out and end (both 0:
+    /// no fade).
+    pub fade: [f32; 2],
+    pub _pad: [u32; 2],
+    /// The view depth (along the camera's forward) where each cascade's
+    /// slice ends: a receiver uses the cascade whose slice holds it.
+    pub splits: [f32; 4],
+    /// xyz = the camera's forward (unit), w = 0.
+    pub forward: [f32; 4],
 }
-const _: () = assert!(std::mem::size_of::<ShadowUniform>() == 288);
+const _: () = assert!(std::mem::size_of::<ShadowUniform>() == 336);
 
 /// Mirrors `Caster` in shaders/shadow.wgsl: the light's view-projection of
 /// the cascade being drawn (one 256-byte slot per cascade).
@@ -100,6 +181,9 @@ pub struct CameraFrustum {
     pub near: f32,
     /// The farthest distance that gets shadows.
     pub far: f32,
+    /// Where shadows end by the shadow distance (they fade out before it),
+    /// if they do.
+    pub end: Option<f32>,
     /// The camera's whole view-projection: where shadows can be seen.
     pub view_proj: Mat4,
 }
@@ -125,6 +209,20 @@ pub struct Cascade {
 }
 
 impl Cascade {
+    /// The part of the camera's view whose receivers use this cascade: the
+    /// camera's frustum between the slice's depths (a caster whose shadow
+    /// can only land elsewhere is drawn by another cascade, or by none).
+    pub fn receivers(&self, frustum: &CameraFrustum) -> Mat4 {
+        let near = self.near.max(frustum.near).max(1e-4);
+        let far = self.far.max(near * 1.001);
+        glam::camera::rh::proj::directx::perspective(
+            frustum.fov_y,
+            frustum.aspect.max(1e-3),
+            near,
+            far,
+        ) * frustum.view
+    }
+
     /// Shadow-map texels per world unit (the cull pass's orthographic
     /// pixel scale).
     pub fn texels_per_unit(&self) -> f32 {
@@ -233,6 +331,11 @@ pub fn fit_cascades(
         enabled: settings.enabled as u32,
         tint: settings.debug_tint as u32,
         resolution: side as f32,
+        fade: frustum
+            .end
+            .map_or([0.0; 2], |end| [end * (1.0 - SHADOW_FADE), end]),
+        splits: std::array::from_fn(|i| splits[i + 1]),
+        forward: forward.extend(0.0).to_array(),
         ..Default::default()
     };
     for i in 0..count {
@@ -265,6 +368,7 @@ mod tests {
             aspect: 1.6,
             near: 0.1,
             far: 60.0,
+            end: None,
             view_proj: Mat4::IDENTITY,
         }
     }

@@ -6,9 +6,22 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// How long a read-back waits for the GPU before giving up. Generous: a big
-/// crowd on a CPU rasterizer can take seconds a frame.
-pub const READBACK_TIMEOUT: Duration = Duration::from_secs(60);
+/// A wait for the GPU says it is still waiting after this long, and again
+/// every time this much more has passed.
+pub const PROGRESS_EVERY: Duration = Duration::from_secs(10);
+
+/// The environment variable that bounds every wait for the GPU, in
+/// seconds (unset: wait as long as the device is alive).
+pub const TIMEOUT_VAR: &str = "STAMPEDE_GPU_TIMEOUT";
+
+/// The bound `STAMPEDE_GPU_TIMEOUT` sets, if any.
+pub fn wait_limit() -> Option<Duration> {
+    std::env::var(TIMEOUT_VAR)
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map(Duration::from_secs_f64)
+}
 
 /// Why no device could be made.
 #[derive(Debug, thiserror::Error)]
@@ -27,6 +40,10 @@ pub enum GpuError {
     Surface(#[from] wgpu::CreateSurfaceError),
     #[error("reading back a GPU buffer failed: {0}")]
     Readback(String),
+    #[error(
+        "the GPU did not finish {what} within {seconds:.0} s ({TIMEOUT_VAR}); the device was still alive, so it may only be slow: raise or unset {TIMEOUT_VAR}"
+    )]
+    Timeout { what: String, seconds: f64 },
     #[error("the GPU device was lost: {0}")]
     DeviceLost(String),
 }
@@ -159,13 +176,47 @@ impl GpuContext {
     }
 
     /// Like [`read_buffer`], but a lost device gives `DeviceLost` (before
-    /// waiting, or as the reason a wait failed).
+    /// waiting, or as the reason a wait failed), and the wait reports
+    /// progress and lasts as long as the device is alive.
     pub fn read(&self, buffer: &wgpu::Buffer, len: u64) -> Result<Vec<u8>, GpuError> {
         self.check()?;
-        read_buffer(&self.device, buffer, len).map_err(|e| match self.lost() {
-            Some(reason) => GpuError::DeviceLost(reason),
-            None => e,
+        read_buffer_while(&self.device, buffer, len, || self.lost()).map_err(|e| {
+            match self.lost() {
+                Some(reason) => GpuError::DeviceLost(reason),
+                None => e,
+            }
         })
+    }
+
+    /// Waits until the GPU has finished everything submitted so far: as
+    /// long as the device is alive (or [`TIMEOUT_VAR`] allows), saying so
+    /// every [`PROGRESS_EVERY`] once that much has passed. `what` names
+    /// the work in those lines ("the frame", "the screenshot").
+    pub fn wait_idle(&self, what: &str) -> Result<(), GpuError> {
+        self.check()?;
+        let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = done.clone();
+        self.queue.on_submitted_work_done(move || {
+            flag.store(true, std::sync::atomic::Ordering::Release);
+        });
+        let mut waiting = Waiting::new(what);
+        loop {
+            let polled = self.device.poll(wgpu::PollType::Wait {
+                submission_index: None,
+                timeout: Some(Duration::from_millis(500)),
+            });
+            if done.load(std::sync::atomic::Ordering::Acquire) {
+                return self.check();
+            }
+            if let Some(reason) = self.lost() {
+                return Err(GpuError::DeviceLost(reason));
+            }
+            match polled {
+                Err(wgpu::PollError::Timeout) | Ok(_) => {}
+                Err(e) => return Err(GpuError::Readback(e.to_string())),
+            }
+            waiting.tick()?;
+        }
     }
 
     /// One line naming the adapter, its type and backend.
@@ -223,20 +274,76 @@ fn describe(info: &wgpu::AdapterInfo) -> String {
     format!("{} ({:?}, {:?})", info.name, info.device_type, info.backend)
 }
 
-/// Waits for the GPU and copies a mappable buffer's first `len` bytes out.
+/// A wait for the GPU that says how long it has waited (on standard error,
+/// every [`PROGRESS_EVERY`] once that much has passed) and gives up only
+/// past [`wait_limit`].
+struct Waiting<'a> {
+    what: &'a str,
+    started: Instant,
+    next: Duration,
+    limit: Option<Duration>,
+}
+
+impl<'a> Waiting<'a> {
+    fn new(what: &'a str) -> Self {
+        Self {
+            what,
+            started: Instant::now(),
+            next: PROGRESS_EVERY,
+            limit: wait_limit(),
+        }
+    }
+
+    /// After each bounded poll: the progress line when due, the timeout
+    /// when reached.
+    fn tick(&mut self) -> Result<(), GpuError> {
+        let waited = self.started.elapsed();
+        if let Some(limit) = self.limit
+            && waited > limit
+        {
+            return Err(GpuError::Timeout {
+                what: self.what.to_string(),
+                seconds: limit.as_secs_f64(),
+            });
+        }
+        if waited >= self.next {
+            eprintln!(
+                "still waiting for the GPU to finish {}: {} s so far (the device is alive: a slow adapter, not an error)",
+                self.what,
+                waited.as_secs()
+            );
+            self.next += PROGRESS_EVERY;
+        }
+        Ok(())
+    }
+}
+
+/// Waits for the GPU and copies a mappable buffer's first `len` bytes out
+/// (as long as it takes; see [`GpuContext::read`] for a wait that stops
+/// when the device is lost).
 pub fn read_buffer(
     device: &wgpu::Device,
     buffer: &wgpu::Buffer,
     len: u64,
+) -> Result<Vec<u8>, GpuError> {
+    read_buffer_while(device, buffer, len, || None)
+}
+
+/// [`read_buffer`], giving up when `lost` has a reason.
+fn read_buffer_while(
+    device: &wgpu::Device,
+    buffer: &wgpu::Buffer,
+    len: u64,
+    lost: impl Fn() -> Option<String>,
 ) -> Result<Vec<u8>, GpuError> {
     let slice = buffer.slice(..len);
     let (tx, rx) = std::sync::mpsc::channel();
     slice.map_async(wgpu::MapMode::Read, move |r| {
         let _ = tx.send(r);
     });
-    // Bounded waits: a device that stops answering gives an error, not a
-    // hang.
-    let started = Instant::now();
+    // Bounded polls, so that a lost device (or the limit) ends the wait
+    // and the progress lines come out.
+    let mut waiting = Waiting::new("a read-back");
     let mapped = loop {
         let waited = device.poll(wgpu::PollType::Wait {
             submission_index: None,
@@ -249,18 +356,16 @@ pub fn read_buffer(
             }
             Err(std::sync::mpsc::TryRecvError::Empty) => {}
         }
+        if let Some(reason) = lost() {
+            return Err(GpuError::DeviceLost(reason));
+        }
         match waited {
             Err(wgpu::PollError::Timeout) => {}
             Err(e) => return Err(GpuError::Readback(e.to_string())),
             // Nothing left to wait for, yet no answer: do not spin hot.
             Ok(_) => std::thread::sleep(Duration::from_millis(1)),
         }
-        if started.elapsed() > READBACK_TIMEOUT {
-            return Err(GpuError::Readback(format!(
-                "the GPU did not finish within {} s",
-                READBACK_TIMEOUT.as_secs()
-            )));
-        }
+        waiting.tick()?;
     };
     mapped.map_err(|e| GpuError::Readback(e.to_string()))?;
     let bytes = slice

@@ -44,12 +44,20 @@ impl Renderer {
     ) -> CameraFrustum {
         let (near, far) = camera.clip_planes();
         let reach = camera.distance + uniform.field_radius * 2.0 + uniform.model_size * 6.0;
+        let pixel_scale = self.cull_view(camera).pixel_scale;
+        let end = self
+            .shadows
+            .settings
+            .distance
+            .end(2.0 * self.culler.sphere_radius(), pixel_scale);
+        let far = far.min(reach).min(end.unwrap_or(f32::INFINITY));
         CameraFrustum {
             view: camera.view(),
             fov_y: camera.fov_y,
             aspect: self.aspect(),
             near,
-            far: far.min(reach).max(near * 2.0),
+            far: far.max(near * 2.0),
+            end,
             view_proj: camera.view_proj(self.aspect()),
         }
     }
@@ -91,7 +99,14 @@ impl Renderer {
     /// (benchmarks and tests; the viewer reads them late instead).
     pub fn wait_for_cull_stats(&mut self) -> super::CullStats {
         self.culler.wait_for_stats(&self.gpu.device);
+        self.shadows.collect_stats(&self.gpu.device, true);
         self.cull_stats()
+    }
+
+    /// What each shadow cascade drew (casters and triangles per level) in
+    /// the last frame read back; empty with shadows off.
+    pub fn shadow_stats(&self) -> Vec<Option<super::CullStats>> {
+        self.shadows.cascade_stats()
     }
 
     /// The view the cull pass decides for: the camera's, with the pixels a
@@ -121,6 +136,10 @@ impl Renderer {
     ) -> Result<(), RenderError> {
         self.gpu.check()?;
         let count = self.crowd.count();
+        let wants = self.culler.settings;
+        if wants.impostors && wants.lod && count > 0 && !self.hide_crowd {
+            self.ensure_impostors()?;
+        }
         let mut uniform = frame_uniform(
             camera.view_proj(self.aspect()),
             camera.eye(),
@@ -153,6 +172,9 @@ impl Renderer {
             behaviour: &self.behaviour,
         };
         let prepared = technique.prepare(&ctx);
+        if let Some(impostors) = &mut self.impostors {
+            impostors.prepare(&ctx);
+        }
         let cull_count = if self.hide_crowd { 0 } else { prepared.drawn };
         self.culler.encode(
             &ctx,
@@ -172,6 +194,7 @@ impl Renderer {
         let mut cpu_s = started.elapsed().as_secs_f64();
         uniform.culled = self.culler.culled() as u32;
         uniform.lod_tint = (self.culler.culled() && self.culler.settings.lod_tint) as u32;
+        uniform.viewport_height = self.targets.height.max(1) as f32;
         self.gpu
             .queue
             .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&uniform));
@@ -221,6 +244,11 @@ impl Renderer {
             if !self.hide_crowd {
                 let draw = self.culler.draw(prepared.drawn);
                 technique.draw(&mut pass, &self.model, &draw, CrowdPass::Scene);
+                if let (Some(impostors), Some(draw)) =
+                    (&self.impostors, self.culler.impostor_draw())
+                {
+                    impostors.draw(&mut pass, &draw);
+                }
             }
             cpu_s += started.elapsed().as_secs_f64();
             self.scene.draw_ground(&mut pass);

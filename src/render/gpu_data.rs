@@ -84,3 +84,81 @@ const _: () = assert!(std::mem::size_of::<SkinInfo>() == 16);
 /// Read as three vec4 per joint by `palettes` in shaders/techniques/skinning.wgsl.
 pub const JOINT_ROWS_BYTES: u64 = 48;
 const _: () = assert!(std::mem::size_of::<crate::bones::JointRows>() == JOINT_ROWS_BYTES as usize);
+
+/// Where the impostor atlas's cells look from and how big they are.
+/// Mirrors `AtlasParams` in shaders/impostor_common.wgsl (tests/gpu_layout.rs).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
+pub struct AtlasParamsGpu {
+    /// xyz = the model-space sphere's centre, w = its radius.
+    pub sphere: [f32; 4],
+    pub cell: u32,
+    pub yaws: u32,
+    pub rows: u32,
+    pub layers: u32,
+    /// Half the side of a cell's view, model units.
+    pub extent: f32,
+    pub cells: u32,
+    /// Texels of a layer.
+    pub layer_width: f32,
+    pub layer_height: f32,
+    /// The rows' elevations, radians (row `r` at `[r / 4][r % 4]`).
+    pub elevations: [[f32; 4]; 2],
+}
+const _: () = assert!(std::mem::size_of::<AtlasParamsGpu>() == 80);
+
+/// One clip's frames in the atlas.
+/// Mirrors `AtlasClip` in shaders/impostor_common.wgsl (tests/gpu_layout.rs).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
+pub struct AtlasClipGpu {
+    pub first_layer: u32,
+    pub frames: u32,
+    pub duration: f32,
+    pub looping: u32,
+}
+const _: () = assert!(std::mem::size_of::<AtlasClipGpu>() == 16);
+
+impl AtlasParamsGpu {
+    pub fn new(layout: &crate::impostor::AtlasLayout) -> Self {
+        let mut elevations = [[0.0; 4]; 2];
+        for (r, e) in layout.elevations.iter().take(8).enumerate() {
+            elevations[r / 4][r % 4] = *e;
+        }
+        let (w, h) = layout.layer_size();
+        Self {
+            sphere: layout.centre.extend(layout.radius).to_array(),
+            cell: layout.cell,
+            yaws: layout.yaws,
+            rows: layout.elevations.len().min(8) as u32,
+            layers: layout.layers,
+            extent: layout.extent(),
+            cells: layout.cells(),
+            layer_width: w as f32,
+            layer_height: h as f32,
+            elevations,
+        }
+    }
+}
+
+impl AtlasClipGpu {
+    pub fn table(layout: &crate::impostor::AtlasLayout) -> Vec<Self> {
+        let mut table: Vec<Self> = layout
+            .clips
+            .iter()
+            .map(|c| Self {
+                first_layer: c.first_layer,
+                frames: c.frames,
+                duration: c.duration,
+                looping: c.looping as u32,
+            })
+            .collect();
+        if table.is_empty() {
+            table.push(Self {
+                frames: 1,
+                ..Self::default()
+            });
+        }
+        table
+    }
+}

@@ -137,11 +137,7 @@ impl Headless {
         gpu.queue.submit([encoder.finish()]);
         self.renderer.after_submit();
         let gpu = &self.renderer.gpu;
-        gpu.check()?;
-        gpu.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| GpuError::Readback(e.to_string()))?;
-        Ok(gpu.check()?)
+        Ok(gpu.wait_idle("the frame")?)
     }
 
     /// Renders one frame and reads it back.

@@ -12,6 +12,7 @@ pub mod flock_sim;
 mod framing;
 pub mod gpu_data;
 pub mod headless;
+pub mod impostor;
 mod mapped;
 pub mod model_gpu;
 pub mod offscreen;
@@ -94,6 +95,9 @@ pub struct RendererConfig {
     /// The loaded model's levels, used when they were built with `lod`
     /// (else the renderer builds its own).
     pub lod_chain: Option<Arc<LodChain>>,
+    /// The loaded model's impostor atlas layout (else the renderer plans
+    /// its own).
+    pub impostor: Option<Arc<crate::impostor::AtlasLayout>>,
     /// The sun's shadows.
     pub shadows: crate::crowd::shadow::ShadowSettings,
 }
@@ -120,6 +124,7 @@ impl RendererConfig {
             cull: Default::default(),
             lod: Default::default(),
             lod_chain: Some(loaded.lod.clone()),
+            impostor: Some(loaded.impostor.clone()),
             shadows: Default::default(),
         }
     }
@@ -157,6 +162,12 @@ pub struct Renderer {
     shadows: ShadowMaps,
     /// The mesh levels (index ranges over the model's vertex stream).
     lod: Arc<LodChain>,
+    /// The far field's impostors: the atlas and their draw, made the first
+    /// time a frame wants them (`None` before, or when no atlas could be
+    /// made: `impostor_error` says why).
+    impostors: Option<impostor::ImpostorPass>,
+    impostor_layout: Arc<crate::impostor::AtlasLayout>,
+    pub impostor_error: Option<String>,
     /// Pixels on the left of the target that something else covers (the
     /// window's panel): the scene is drawn beside them, with their aspect.
     view_left: u32,
@@ -229,7 +240,7 @@ impl Renderer {
             device,
             &frame_layout,
             &techniques::clip_buffer(device, "cull clip table", &clip_table),
-            cull_sphere(&vat),
+            vat.pose_sphere(),
             &lod,
         );
         let technique = TechniqueKind::default().build(&BuildContext {
@@ -261,6 +272,9 @@ impl Renderer {
         let timer = GpuTimer::new(device, &caps);
         let mut culler = culler;
         culler.settings = config.cull;
+        let impostor_layout = config.impostor.clone().unwrap_or_else(|| {
+            Arc::new(crate::crowd::setup::impostor_layout(&vat, config.motion).with_mesh(&lod))
+        });
         let mut shadows = ShadowMaps::new(device, &caps, &frame_layout, &frame_buffer, &culler);
         shadows.settings = config.shadows;
         Ok(Self {
@@ -283,6 +297,9 @@ impl Renderer {
             culler,
             shadows,
             lod,
+            impostors: None,
+            impostor_layout,
+            impostor_error: None,
             hide_crowd: false,
             view_left: 0,
             last_frame: None,
@@ -351,13 +368,66 @@ impl Renderer {
                 + self.model.gpu_memory_bytes()
                 + self.behaviour.gpu_memory_bytes()
                 + self.culler.gpu_memory_bytes()
-                + self.shadows.gpu_memory_bytes(),
+                + self.shadows.gpu_memory_bytes()
+                + self.impostors.as_ref().map_or(0, |i| i.gpu_memory_bytes()),
             gpu_ms: self.gpu_ms(),
             shadow_gpu_ms: self.shadow_gpu_ms(),
             cap: t.cap(),
             morphs_ignored: t.ignores_morphs() && !self.model_cpu.morphs.is_empty(),
             ..self.costs
         }
+    }
+
+    /// The impostor atlas, when one was made.
+    pub fn impostor_atlas(&self) -> Option<&Arc<impostor::ImpostorAtlas>> {
+        self.impostors.as_ref().map(|i| &i.atlas)
+    }
+
+    /// The impostor atlas's layout (planned when the model was loaded).
+    pub fn impostor_layout(&self) -> &Arc<crate::impostor::AtlasLayout> {
+        &self.impostor_layout
+    }
+
+    /// Draws the impostor atlas now if it is not there yet (the first
+    /// frame that wants impostors does it). A GPU that cannot hold it
+    /// leaves the far field to the meshes, and `impostor_error` says why.
+    pub fn ensure_impostors(&mut self) -> Result<(), RenderError> {
+        if self.impostors.is_some() || self.impostor_error.is_some() {
+            return Ok(());
+        }
+        let device = &self.gpu.device;
+        match impostor::ImpostorAtlas::build(
+            &self.gpu,
+            self.impostor_layout.clone(),
+            &self.vat,
+            &self.model,
+        ) {
+            Ok(atlas) => {
+                log::info!(
+                    "impostor atlas: {} layers of {} cells of {}², {:.1} MiB, drawn in {:.0} ms",
+                    atlas.layout.layers,
+                    atlas.layout.cells(),
+                    atlas.layout.cell,
+                    atlas.bytes as f64 / (1024.0 * 1024.0),
+                    atlas.build_ms
+                );
+                self.impostors = Some(impostor::ImpostorPass::new(
+                    device,
+                    Arc::new(atlas),
+                    &self.targets,
+                    &self.frame_layout,
+                    self.culler.draw_layout(),
+                    &techniques::clip_buffer(device, "impostor clip table", &self.clip_table),
+                ));
+                self.culler.impostors_ready = true;
+            }
+            Err(impostor::AtlasError::Gpu(e)) => return Err(e.into()),
+            Err(e) => {
+                log::warn!("{e}");
+                self.impostor_error = Some(e.to_string());
+            }
+        }
+        Ok(())
     }
 
     /// The CPU model the renderer was built from.
@@ -388,13 +458,4 @@ impl Renderer {
     pub fn resize(&mut self, width: u32, height: u32) {
         self.targets.resize(&self.gpu.device, width, height);
     }
-}
-
-/// The sphere every pose of every instance fits in (model space): the
-/// bake's bounds over every frame of every clip, widened by the bake's
-/// interpolation error so that exact skinning between two baked frames
-/// (live skinning, CPU skinning) stays inside too.
-fn cull_sphere(vat: &Vat) -> (glam::Vec3, f32) {
-    let (centre, radius) = vat.bounds.sphere();
-    (centre, radius + vat.report.interpolation.max(0.0))
 }

@@ -53,6 +53,27 @@ pub const CULL: ModuleSpec = ModuleSpec {
     roots: &["cull"],
 };
 
+/// Draws the impostor atlas from an f16 or f32 VAT (render::impostor).
+pub const IMPOSTOR_ATLAS: ModuleSpec = ModuleSpec {
+    name: "impostor_atlas",
+    roots: &["impostor_atlas", "vat_float"],
+};
+/// Draws the impostor atlas from a packed VAT.
+pub const IMPOSTOR_ATLAS_PACKED: ModuleSpec = ModuleSpec {
+    name: "impostor_atlas_packed",
+    roots: &["impostor_atlas", "vat_packed"],
+};
+/// The atlas's mip levels.
+pub const IMPOSTOR_MIP: ModuleSpec = ModuleSpec {
+    name: "impostor_mip",
+    roots: &["impostor_mip"],
+};
+/// The far field's impostors in the scene pass.
+pub const IMPOSTOR: ModuleSpec = ModuleSpec {
+    name: "impostor",
+    roots: &["impostor"],
+};
+
 /// Every module that is not a technique's own crowd module (those come
 /// from `render::techniques`; `render::shader_modules` lists them all).
 pub const OTHER_MODULES: &[ModuleSpec] = &[
@@ -64,6 +85,10 @@ pub const OTHER_MODULES: &[ModuleSpec] = &[
     FLOCK,
     HERD,
     CULL,
+    IMPOSTOR_ATLAS,
+    IMPOSTOR_ATLAS_PACKED,
+    IMPOSTOR_MIP,
+    IMPOSTOR,
 ];
 
 /// The file every crowd module starts from: the one crowd vertex entry,

@@ -163,6 +163,15 @@ pub enum VatError {
 }
 
 impl Vat {
+    /// The model-space sphere every pose of every instance fits in: the
+    /// bounds over every frame of every clip, widened by the bake's
+    /// interpolation error so that exact skinning between two baked frames
+    /// (live skinning, CPU skinning) stays inside too.
+    pub fn pose_sphere(&self) -> (glam::Vec3, f32) {
+        let (centre, radius) = self.bounds.sphere();
+        (centre, radius + self.report.interpolation.max(0.0))
+    }
+
     /// Index of the clip with this name.
     pub fn clip_index(&self, name: &str) -> Option<usize> {
         self.clips.iter().position(|c| c.name == name)

@@ -20,8 +20,50 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{Key, ModifiersState, NamedKey};
 use winit::window::{Window, WindowId};
 
+/// Why the viewer cannot open its window.
+#[derive(Debug, thiserror::Error)]
+pub enum WindowError {
+    #[error(
+        "there is no display to open a window on ({reason}). To get a picture anyway, render one frame without a window: `stampede --headless --screenshot out.png` (with the same flags), or run the viewer on a virtual display: `xvfb-run -a -s \"-screen 0 1280x720x24\" stampede`"
+    )]
+    NoDisplay { reason: String },
+    #[error("could not start the window's event loop: {0}")]
+    EventLoop(#[from] winit::error::EventLoopError),
+}
+
+/// The event loop, or a plain explanation when there is no display to
+/// open a window on (winit names the variables it looked for, with a path
+/// into its own source).
+fn event_loop() -> Result<EventLoop<()>, WindowError> {
+    let unix = cfg!(all(
+        unix,
+        not(target_os = "macos"),
+        not(target_os = "android")
+    ));
+    match EventLoop::new() {
+        Ok(event_loop) => Ok(event_loop),
+        Err(e) if unix => {
+            log::debug!("winit: {e}");
+            let set: Vec<String> = ["WAYLAND_DISPLAY", "DISPLAY"]
+                .iter()
+                .filter_map(|v| {
+                    let value = std::env::var(v).ok().filter(|x| !x.is_empty())?;
+                    Some(format!("{v}={value}"))
+                })
+                .collect();
+            let reason = if set.is_empty() {
+                "neither DISPLAY nor WAYLAND_DISPLAY is set".to_string()
+            } else {
+                format!("cannot connect to the display at {}", set.join(", "))
+            };
+            Err(WindowError::NoDisplay { reason })
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
 pub fn run(args: ViewerArgs, count: u32) -> anyhow::Result<()> {
-    let event_loop = EventLoop::new()?;
+    let event_loop = event_loop()?;
     event_loop.set_control_flow(ControlFlow::Poll);
     let mut app = App {
         args,

@@ -28,6 +28,11 @@ fn result(technique: &str, count: u32, cpu: f64, wall: f64, gpu: Option<f64>) ->
         visible: count,
         triangles: count as u64 * 10,
         unculled: false,
+        far_field_off: false,
+        visible_per_level: vec![count],
+        impostors: 0,
+        shadow_casters: Vec::new(),
+        shadow_triangles: Vec::new(),
     }
 }
 
@@ -54,6 +59,7 @@ fn report(results: Vec<RunResult>) -> BenchReport {
         lod: true,
         lod_error_px: 1.0,
         shadows: true,
+        far_field: None,
         frames: 3,
         warmup: 1,
         techniques_available: vec!["vat".into()],

@@ -234,6 +234,11 @@ impl Culler {
         &self.levels
     }
 
+    /// The radius of the model-space sphere every pose fits in.
+    pub fn sphere_radius(&self) -> f32 {
+        self.sphere.1
+    }
+
     /// The region impostors are appended to (after the mesh levels).
     pub fn impostor_region(&self) -> u32 {
         self.levels.len().max(1) as u32
@@ -419,16 +424,23 @@ impl Culler {
     fn uniform(&self, view: &CullView, count: u32, region: u32) -> CullUniform {
         let errors: [f32; MAX_LEVELS] =
             std::array::from_fn(|l| self.levels.get(l).map_or(0.0, |level| level.error));
-        CullUniform::new(
+        let usable = if self.settings.coarse_levels {
+            self.levels.len()
+        } else {
+            self.levels.iter().filter(|l| !l.coarse).count()
+        };
+        let mut uniform = CullUniform::new(
             view,
             &self.settings,
             self.sphere,
-            &errors[..self.levels.len().clamp(1, MAX_LEVELS)],
+            &errors[..usable.clamp(1, MAX_LEVELS)],
             self.nearest_error,
             count,
             region,
             self.impostors_ready,
-        )
+        );
+        uniform.impostor_region = self.impostor_region();
+        uniform
     }
 
     /// Resets `lists`' arguments and records the compute pass filling them.
@@ -482,6 +494,27 @@ impl Culler {
                 group: &self.direct_group,
             },
         }
+    }
+
+    /// The impostors' indirect draw after `encode`, when this frame was
+    /// culled with impostors on.
+    pub fn impostor_draw(&self) -> Option<crate::render::impostor::ImpostorDraw<'_>> {
+        let lists = self.lists.as_ref()?;
+        let uniform = self.last_uniform?;
+        if !self.culled_this_frame || uniform.flags & crate::crowd::cull::FLAG_IMPOSTOR == 0 {
+            return None;
+        }
+        let region = self.impostor_region();
+        Some(crate::render::impostor::ImpostorDraw {
+            args: &lists.args,
+            offset: (region as usize * ARGS_WORDS * 4) as u64,
+            group: &lists.draw_group,
+            dynamic_offset: if lists.multi {
+                0
+            } else {
+                region * lists.region * 4
+            },
+        })
     }
 
     /// After the frame's submit: starts the read-back of its counts.

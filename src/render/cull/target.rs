@@ -3,9 +3,9 @@
 //! shadow cascades, seen from the sun) are culled in one frame by the
 //! camera's rule, each drawn from its own list.
 
-use super::{Culler, Lists};
-use crate::crowd::cull::{CullUniform, CullView};
-use crate::render::techniques::{CrowdDraw, FrameContext};
+use super::{ArgsReadback, CullStats, Culler, Lists};
+use crate::crowd::cull::{CullUniform, CullView, MAX_REGIONS};
+use crate::render::techniques::{ARGS_WORDS, CrowdDraw, FrameContext};
 
 /// One view's cull output.
 pub struct CullTarget {
@@ -15,6 +15,8 @@ pub struct CullTarget {
     culled: bool,
     /// The parameters of its last pass (tests).
     last_uniform: Option<CullUniform>,
+    /// Its counts, read back a frame or two late.
+    readback: ArgsReadback,
 }
 
 impl CullTarget {
@@ -36,6 +38,24 @@ impl CullTarget {
     pub fn gpu_memory_bytes(&self) -> u64 {
         self.params.size() + self.lists.as_ref().map_or(0, Lists::gpu_bytes)
     }
+
+    /// What its view drew in the last frame read back (`None` before one,
+    /// or when it was not culled).
+    pub fn stats(&self) -> Option<CullStats> {
+        self.culled.then_some(self.readback.last).flatten()
+    }
+
+    /// After the frame's submit: starts the read-back of its counts and
+    /// collects earlier ones; `wait` blocks for them (benchmarks, tests).
+    pub fn after_submit(&mut self, device: &wgpu::Device, wait: bool) {
+        self.readback.after_submit();
+        self.readback.collect(device, wait);
+    }
+
+    /// Forgets the counts read so far (a cascade no longer drawn).
+    pub fn clear_stats(&mut self) {
+        self.readback.last = None;
+    }
 }
 
 impl Culler {
@@ -51,6 +71,11 @@ impl Culler {
             lists: None,
             culled: false,
             last_uniform: None,
+            readback: ArgsReadback::new(
+                device,
+                (MAX_REGIONS * ARGS_WORDS * 4) as u64,
+                self.levels.len() as u32,
+            ),
         }
     }
 
@@ -82,6 +107,9 @@ impl Culler {
             &mut target.lists,
         );
         target.culled = target.last_uniform.is_some();
+        if let (true, Some(lists)) = (target.culled, &target.lists) {
+            target.readback.copy(encoder, &lists.args, lists.bytes);
+        }
     }
 
     /// How to draw `target`'s view after `encode_target`.

@@ -305,11 +305,40 @@ impl ShadowMaps {
         }
     }
 
-    /// After the frame's submit: starts and collects the timing read-back.
+    /// After the frame's submit: starts and collects the timing and the
+    /// cascades' count read-backs.
     pub fn after_submit(&mut self, device: &wgpu::Device) {
         if let Some(t) = &mut self.timer {
             t.after_submit(device);
         }
+        self.collect_stats(device, false);
+    }
+
+    /// Collects the cascades' counts; `wait` blocks until every pending
+    /// one has landed (benchmarks and tests).
+    pub fn collect_stats(&mut self, device: &wgpu::Device, wait: bool) {
+        let enabled = self.settings.enabled;
+        let n = self.maps.count as usize;
+        for (i, target) in self.targets.iter_mut().enumerate() {
+            if enabled && i < n {
+                target.after_submit(device, wait);
+            } else {
+                target.clear_stats();
+            }
+        }
+    }
+
+    /// What each cascade in use drew in the last frame read back: casters
+    /// and triangles per level (`None` for a cascade not yet read, not
+    /// culled, or with shadows off).
+    pub fn cascade_stats(&self) -> Vec<Option<super::CullStats>> {
+        if !self.settings.enabled {
+            return Vec::new();
+        }
+        self.cascade_targets()
+            .iter()
+            .map(CullTarget::stats)
+            .collect()
     }
 
     /// The frame's sun direction, as the casters and receivers use it.

@@ -79,7 +79,7 @@ impl ShadowMaps {
                 pixel_scale: c.texels_per_unit(),
                 orthographic: true,
                 receivers: self.settings.cull_to_view.then_some(Receivers {
-                    view_proj: frustum.view_proj,
+                    view_proj: c.receivers(frustum),
                     sweep: -sun,
                     margin: LOOKUP_TEXELS * c.texel,
                 }),

@@ -1,0 +1,150 @@
+// The far field's impostors: each instance the cull pass put in the
+// impostor region is one quad facing the camera, placed and animated by
+// the same `anim_state` as every technique, showing the atlas cell whose
+// direction is nearest to the instance's view and the atlas frames of its
+// two crossfading clips. The fragment reads the baked albedo, normal and
+// depth, so the impostor is lit by the sun, receives shadows, and meets
+// the ground and its neighbours at the depth of the surface it shows.
+// requires: crowd behaviour shadow impostor_common
+
+@group(1) @binding(0) var atlas_albedo: texture_2d_array<f32>;
+@group(1) @binding(1) var atlas_normal_depth: texture_2d_array<f32>;
+@group(1) @binding(3) var atlas_sampler: sampler;
+@group(1) @binding(4) var<storage, read> atlas: AtlasParams;
+@group(1) @binding(5) var<storage, read> atlas_clips: array<AtlasClip>;
+// 1 when the scene is multisampled (alpha to coverage).
+override atlas_msaa: u32 = 0u;
+// The cull pass's visible list, bound at the impostor region (or whole,
+// with the region's start as the first instance).
+@group(3) @binding(0) var<storage, read> impostor_visible: array<u32>;
+
+struct ImpostorOut {
+    @builtin(position) clip_pos: vec4<f32>,
+    // Within the cell, 0..1, top left first.
+    @location(0) uv: vec2<f32>,
+    // The point on the quad (world).
+    @location(1) world_pos: vec3<f32>,
+    // Cell column and row, then the two layers (the previous clip's and
+    // the current one's).
+    @location(2) @interpolate(flat) cell: vec2<u32>,
+    @location(3) @interpolate(flat) layers: vec2<u32>,
+    // x = crossfade weight of the current clip, y = the instance's scale,
+    // z = atlas texels per pixel across the quad.
+    @location(4) @interpolate(flat) fade_scale: vec3<f32>,
+    // Towards the camera (world, unit), and the model's axes in the world.
+    @location(5) @interpolate(flat) view: vec3<f32>,
+    @location(6) @interpolate(flat) axis_x: vec3<f32>,
+    @location(7) @interpolate(flat) axis_y: vec3<f32>,
+    @location(8) @interpolate(flat) axis_z: vec3<f32>,
+    @location(9) @interpolate(flat) tint: vec4<f32>,
+};
+
+fn impostor_layer(clip: u32, t: f32) -> u32 {
+    let c = atlas_clips[min(clip, arrayLength(&atlas_clips) - 1u)];
+    return min(c.first_layer + atlas_frame(c, t), atlas.layers - 1u);
+}
+
+@vertex
+fn vs_impostor(@builtin(vertex_index) corner: u32, @builtin(instance_index) instance: u32) -> ImpostorOut {
+    let index = impostor_visible[instance] & 0x0fffffffu;
+    let inst = instances[index];
+    let a = anim_state(index, inst);
+    let p = a.place;
+    let right = normalize(cross(p.up, p.forward));
+    let up = cross(p.forward, right);
+    let m = mat3x3<f32>(right, up, p.forward);
+    let centre = p.origin + m * (atlas.sphere.xyz * inst.scale);
+    let view = normalize(frame.camera_pos.xyz - centre);
+    // The view in model space picks the cell; the quad faces the camera
+    // with the cell camera's right laid into its plane.
+    let local = transpose(m) * view;
+    let cell = atlas_cell(atlas, local);
+    let r = atlas_right(atlas, cell.x);
+    let qr = normalize(r - local * dot(local, r));
+    let qu = cross(local, qr);
+    let sx = f32(corner & 1u) * 2.0 - 1.0;
+    let sy = f32(corner >> 1u) * 2.0 - 1.0;
+    let world = centre + m * (qr * sx + qu * sy) * (atlas.extent * inst.scale);
+    // Texels per pixel, from the quad's size on screen at its centre's
+    // distance (screen-space derivatives at the quad's edges and across
+    // its diagonal are unreliable on some drivers).
+    let w = (frame.view_proj * vec4<f32>(centre, 1.0)).w;
+    // Clip y's gradient in the world: the projection's y scale whatever
+    // the view's rotation.
+    let vp = frame.view_proj;
+    let y_scale = length(vec3<f32>(vp[0][1], vp[1][1], vp[2][1]));
+    let px_per_unit = 0.5 * frame.viewport_height * y_scale / max(w, 1e-4);
+    let quad_px = 2.0 * atlas.extent * inst.scale * px_per_unit;
+    var out: ImpostorOut;
+    out.clip_pos = frame.view_proj * vec4<f32>(world, 1.0);
+    out.uv = vec2<f32>(sx * 0.5 + 0.5, 0.5 - sy * 0.5);
+    out.world_pos = world;
+    out.cell = cell;
+    out.layers = vec2<u32>(impostor_layer(a.previous, a.previous_time), impostor_layer(a.clip, a.time));
+    out.fade_scale = vec3<f32>(a.weight, inst.scale, f32(atlas.cell) / max(quad_px, 1e-3));
+    out.view = view;
+    out.axis_x = right;
+    out.axis_y = up;
+    out.axis_z = p.forward;
+    out.tint = unpack_tint(inst.tint);
+    return out;
+}
+
+// The smallest coverage drawn: almost none with MSAA (alpha to coverage
+// drops the rest), half without.
+fn frame_alpha_test() -> f32 {
+    return select(0.5, 0.02, atlas_msaa != 0u);
+}
+
+struct ImpostorFragment {
+    @location(0) color: vec4<f32>,
+    @builtin(frag_depth) depth: f32,
+};
+
+@fragment
+fn fs_impostor(in: ImpostorOut) -> ImpostorFragment {
+    let cell = f32(atlas.cell);
+    // Texels of the cell, kept half a texel of the mip level read inside
+    // its edges, so that filtering never reads the neighbouring cell.
+    let local = in.uv * cell;
+    let footprint = in.fade_scale.z;
+    let lod = max(log2(max(footprint, 1e-6)) - 0.5, 0.0);
+    let inset = clamp(0.5 * exp2(ceil(lod)), 0.5, cell * 0.5);
+    let texel = vec2<f32>(in.cell) * cell + clamp(local, vec2<f32>(inset), vec2<f32>(cell - inset));
+    let uv = texel / vec2<f32>(atlas.layer_width, atlas.layer_height);
+    // Both clips of the crossfade (the weight is 1 once settled), blended
+    // premultiplied, as the atlas stores them; half a level sharper than
+    // the footprint asks (the coverage's box filter already softens).
+    let c0 = textureSampleLevel(atlas_albedo, atlas_sampler, uv, in.layers.x, lod);
+    let n0 = textureSampleLevel(atlas_normal_depth, atlas_sampler, uv, in.layers.x, lod);
+    let c1 = textureSampleLevel(atlas_albedo, atlas_sampler, uv, in.layers.y, lod);
+    let n1 = textureSampleLevel(atlas_normal_depth, atlas_sampler, uv, in.layers.y, lod);
+    let w = clamp(in.fade_scale.x, 0.0, 1.0);
+    let c = mix(c0, c1, w);
+    let nd = mix(n0, n1, w);
+    // With MSAA the coverage becomes the share of samples covered
+    // (alpha to coverage); without, an alpha test at `atlas_alpha_test`.
+    let coverage = c.a;
+
+    if coverage < frame_alpha_test() {
+        discard;
+    }
+    let albedo = c.rgb / coverage * in.tint.rgb;
+    let m = mat3x3<f32>(in.axis_x, in.axis_y, in.axis_z);
+    let n = normalize(m * (nd.xyz / coverage * 2.0 - 1.0));
+    // The depth baked through the sphere: 0 at its side towards the viewer.
+    let depth01 = nd.w / coverage;
+    let t = atlas.sphere.w * in.fade_scale.y * (1.0 - 2.0 * depth01);
+    let world = in.world_pos + in.view * t;
+    let clip = frame.view_proj * vec4<f32>(world, 1.0);
+    var shaded = albedo;
+    if frame.lod_tint != 0u {
+        shaded = mix(vec3<f32>(0.85), vec3<f32>(0.2, 0.55, 1.0), 0.85);
+    }
+    let sun = sun_shadow(world, n);
+    let lit = shadow_tint(shade(shaded, n, world, sun.visibility), sun);
+    var out: ImpostorFragment;
+    out.color = vec4<f32>(apply_fog(lit, world), coverage);
+    out.depth = clamp(clip.z / clip.w, 0.0, 1.0);
+    return out;
+}

@@ -1,0 +1,272 @@
+//! The printed table and the CSV of a report.
+
+use super::{BenchReport, MIB, Percentiles};
+use std::fmt::Write as _;
+
+impl BenchReport {
+    /// The printed summary: adapter, table, ratios, skips.
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        let a = &self.adapter;
+        let m = &self.model;
+        let _ = writeln!(
+            s,
+            "adapter: {} ({}, {}), driver {}",
+            a.name, a.backend, a.device_type, a.driver
+        );
+        let _ = writeln!(
+            s,
+            "model: {} ({} vertices, {} triangles, {} joints, {} clips, VAT {:.1} MiB), {}x{}, {} frames after {} warm-up",
+            m.name,
+            m.vertices,
+            m.triangles,
+            m.joints,
+            m.clips,
+            m.vat_bytes as f64 / MIB,
+            self.size[0],
+            self.size[1],
+            self.frames,
+            self.warmup
+        );
+        let _ = writeln!(
+            s,
+            "culling {}, LOD {} ({} px), shadows {}",
+            if self.culling { "on" } else { "off" },
+            if self.lod { "on" } else { "off" },
+            self.lod_error_px,
+            if self.shadows { "on" } else { "off" }
+        );
+        if let Some(f) = &self.far_field {
+            let _ = writeln!(
+                s,
+                "far field: impostors {} (at {} px; atlas {} cells of {}², {}, built in {:.0} ms), coarse levels {}, shadow distance {}, casters under {} texel skipped; levels {:?} triangles",
+                if f.impostors { "on" } else { "off" },
+                f.impostor_px,
+                f.atlas_cells,
+                f.atlas_cell,
+                bytes(f.atlas_bytes),
+                f.atlas_build_ms,
+                if f.coarse_levels { "on" } else { "off" },
+                f.shadow_distance,
+                f.shadow_min_texels,
+                f.level_triangles
+            );
+        }
+        let _ = writeln!(
+            s,
+            "{:<13} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
+            "technique",
+            "count",
+            "drawn",
+            "visible",
+            "triangles",
+            "CPU ms p50/p90/p99",
+            "GPU ms p50/p90/p99",
+            "shadow GPU ms p50/p90/p99",
+            "wall ms p50/p90/p99",
+            "upload/frm",
+            "memory"
+        );
+        for r in &self.results {
+            let _ = writeln!(
+                s,
+                "{:<13} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
+                if r.unculled {
+                    format!("{} (off)", r.technique)
+                } else if r.far_field_off {
+                    format!("{} (no far)", r.technique)
+                } else {
+                    r.technique.clone()
+                },
+                r.count,
+                r.drawn,
+                r.visible,
+                crate::cli::short_count(r.triangles),
+                triple(Some(&r.cpu_ms)),
+                triple(r.gpu_ms.as_ref()),
+                triple(r.shadow_gpu_ms.as_ref()),
+                triple(Some(&r.wall_ms)),
+                bytes(r.upload_bytes_per_frame),
+                bytes(r.gpu_memory_bytes)
+            );
+        }
+        if self.results.iter().any(|r| {
+            r.impostors > 0 || !r.shadow_casters.is_empty() || r.visible_per_level.len() > 1
+        }) {
+            let _ = writeln!(
+                s,
+                "{:<13} {:>8} | {:>34} {:>9} | {:>24} | {:>26}",
+                "per level",
+                "count",
+                "instances per mesh level",
+                "impostors",
+                "casters per cascade",
+                "shadow triangles per cascade"
+            );
+            for r in &self.results {
+                let list = |v: &[u32]| {
+                    v.iter()
+                        .map(|&x| crate::cli::short_count(x as u64))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                let _ = writeln!(
+                    s,
+                    "{:<13} {:>8} | {:>34} {:>9} | {:>24} | {:>26}",
+                    if r.baseline() {
+                        format!("{} (base)", r.technique)
+                    } else {
+                        r.technique.clone()
+                    },
+                    r.count,
+                    list(&r.visible_per_level),
+                    crate::cli::short_count(r.impostors as u64),
+                    list(&r.shadow_casters),
+                    r.shadow_triangles
+                        .iter()
+                        .map(|&x| crate::cli::short_count(x))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                );
+            }
+        }
+        let rs = &self.ratios;
+        for (title, list) in [
+            ("live skinning ÷ VAT", &rs.skinning_over_vat),
+            ("VAT ÷ static", &rs.vat_over_static),
+        ] {
+            if list.is_empty() {
+                let _ = writeln!(s, "{title}: n/a (not both measured)");
+            }
+            for r in list {
+                let _ = writeln!(
+                    s,
+                    "{title} at {:>7}: wall {}  CPU {}  GPU {}",
+                    r.count,
+                    times(r.wall_ms),
+                    times(r.cpu_ms),
+                    times(r.gpu_ms)
+                );
+            }
+        }
+        for (what, list) in [
+            ("culled ÷ unculled", &rs.culled_over_unculled),
+            ("far field on ÷ off", &rs.far_field_over_off),
+        ] {
+            for r in list {
+                let _ = writeln!(
+                    s,
+                    "{} {what} at {:>7}: wall {}  CPU {}  GPU {}",
+                    r.technique,
+                    r.count,
+                    times(r.wall_ms),
+                    times(r.cpu_ms),
+                    times(r.gpu_ms)
+                );
+            }
+        }
+        match &rs.vat_cpu_largest_over_smallest {
+            Some(r) => {
+                let _ = writeln!(
+                    s,
+                    "VAT CPU ms at {} ÷ at {}: {} ({}× the instances)",
+                    r.largest_count,
+                    r.smallest_count,
+                    times(r.ratio),
+                    r.largest_count / r.smallest_count.max(1)
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    s,
+                    "VAT CPU scaling: n/a (VAT measured at fewer than 2 counts)"
+                );
+            }
+        }
+        for k in &self.skipped {
+            let _ = writeln!(s, "skipped {} × {}: {}", k.technique, k.count, k.reason);
+        }
+        s
+    }
+
+    /// One CSV row per result, with a header.
+    pub fn csv(&self) -> String {
+        let mut s = String::from(
+            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade\n",
+        );
+        let cells = |p: Option<&Percentiles>| match p {
+            Some(p) => format!("{:.4},{:.4},{:.4}", p.p50, p.p90, p.p99),
+            None => ",,".into(),
+        };
+        for r in &self.results {
+            let _ = writeln!(
+                s,
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                r.technique,
+                r.count,
+                r.drawn,
+                r.frames,
+                cells(Some(&r.cpu_ms)),
+                cells(r.gpu_ms.as_ref()),
+                cells(Some(&r.wall_ms)),
+                r.upload_bytes_per_frame,
+                r.gpu_memory_bytes,
+                r.visible,
+                r.triangles,
+                cells(r.shadow_gpu_ms.as_ref()),
+                if r.unculled {
+                    "unculled"
+                } else if r.far_field_off {
+                    "far-field-off"
+                } else {
+                    "run"
+                },
+                r.impostors,
+                join(&r.visible_per_level),
+                r.casters_total(),
+                r.shadow_triangles_total(),
+                join(&r.shadow_casters),
+                join(&r.shadow_triangles)
+            );
+        }
+        s
+    }
+}
+
+fn triple(p: Option<&Percentiles>) -> String {
+    match p {
+        Some(p) => format!("{} / {} / {}", ms(p.p50), ms(p.p90), ms(p.p99)),
+        None => "n/a".into(),
+    }
+}
+
+/// Milliseconds with about three significant digits.
+fn ms(v: f64) -> String {
+    if v >= 100.0 {
+        format!("{v:.0}")
+    } else if v >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+fn times(r: Option<f64>) -> String {
+    r.map_or_else(|| "n/a".into(), |r| format!("{r:.2}×"))
+}
+
+fn bytes(b: u64) -> String {
+    let b = b as f64;
+    if b >= MIB {
+        format!("{:.1} MiB", b / MIB)
+    } else if b >= 1024.0 {
+        format!("{:.1} KiB", b / 1024.0)
+    } else {
+        format!("{b} B")
+    }
+}
+
+/// Numbers joined by `;` (one CSV cell).
+fn join<T: ToString>(v: &[T]) -> String {
+    v.iter().map(T::to_string).collect::<Vec<_>>().join(";")
+}

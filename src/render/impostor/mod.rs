@@ -1,0 +1,10 @@
+//! The far field's animated impostors on the GPU: the atlas, drawn once
+//! per device from the model's VAT (`atlas`), and the scene pass's draw of
+//! the cull pass's impostor region (`pass`). The layout is plain data in
+//! `crate::impostor`.
+
+mod atlas;
+mod pass;
+
+pub use atlas::{ALBEDO_FORMAT, AtlasError, ImpostorAtlas, NORMAL_FORMAT};
+pub use pass::{ImpostorDraw, ImpostorPass};

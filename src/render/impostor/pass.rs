@@ -1,0 +1,177 @@
+//! Drawing the impostors in the scene pass: one quad per instance of the
+//! cull pass's impostor region, one indirect draw (shaders/impostor.wgsl).
+//! The same for every technique: it poses nothing, it reads the atlas.
+
+use super::atlas::ImpostorAtlas;
+use crate::render::Targets;
+use crate::render::pipeline::{bind_group, storage_entry};
+use crate::render::shaders;
+use crate::render::techniques::{CrowdGroup, FrameContext};
+use std::sync::Arc;
+use wgpu::util::DeviceExt;
+
+/// The impostor region's indirect draw, as the cull pass made it.
+pub struct ImpostorDraw<'a> {
+    pub args: &'a wgpu::Buffer,
+    /// Byte offset of the region's `DrawIndexedIndirect` in `args`.
+    pub offset: u64,
+    /// The visible list (group 3) and its dynamic offset.
+    pub group: &'a wgpu::BindGroup,
+    pub dynamic_offset: u32,
+}
+
+pub struct ImpostorPass {
+    pub atlas: Arc<ImpostorAtlas>,
+    pipeline: wgpu::RenderPipeline,
+    group: wgpu::BindGroup,
+    crowd: CrowdGroup,
+    quad: wgpu::Buffer,
+}
+
+impl ImpostorPass {
+    pub fn new(
+        device: &wgpu::Device,
+        atlas: Arc<ImpostorAtlas>,
+        targets: &Targets,
+        frame_layout: &wgpu::BindGroupLayout,
+        visible_layout: &wgpu::BindGroupLayout,
+        clip_table: &wgpu::Buffer,
+    ) -> Self {
+        let fragment = wgpu::ShaderStages::FRAGMENT;
+        let texture = |binding| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: fragment,
+            ty: wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                view_dimension: wgpu::TextureViewDimension::D2Array,
+                multisampled: false,
+            },
+            count: None,
+        };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("impostor layout"),
+            entries: &[
+                texture(0),
+                texture(1),
+                storage_entry(2),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 3,
+                    visibility: fragment,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                    ..storage_entry(4)
+                },
+                storage_entry(5),
+            ],
+        });
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("impostor sampler"),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            mipmap_filter: wgpu::MipmapFilterMode::Linear,
+            ..Default::default()
+        });
+        let group = bind_group(
+            device,
+            "impostor group",
+            &layout,
+            &[
+                (0, wgpu::BindingResource::TextureView(&atlas.albedo_view)),
+                (1, wgpu::BindingResource::TextureView(&atlas.normal_view)),
+                (2, clip_table.as_entire_binding()),
+                (3, wgpu::BindingResource::Sampler(&sampler)),
+                (4, atlas.params.as_entire_binding()),
+                (5, atlas.clips.as_entire_binding()),
+            ],
+        );
+        let crowd = CrowdGroup::new(device, "impostor crowd layout");
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("impostor pipeline layout"),
+            bind_group_layouts: &[
+                Some(frame_layout),
+                Some(&layout),
+                Some(crowd.layout()),
+                Some(visible_layout),
+            ],
+            immediate_size: 0,
+        });
+        let module = shaders::IMPOSTOR.create(device);
+        let msaa = targets.samples > 1;
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("impostor pipeline"),
+            layout: Some(&pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("vs_impostor"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: Default::default(),
+            depth_stencil: Some(targets.depth_state(true)),
+            // A far impostor reads a small mip, whose coverage is a
+            // fraction: with MSAA it covers that share of the samples (as
+            // the mesh would), instead of vanishing under an alpha test.
+            multisample: wgpu::MultisampleState {
+                alpha_to_coverage_enabled: msaa,
+                ..targets.multisample()
+            },
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("fs_impostor"),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: &[("atlas_msaa", f64::from(u32::from(msaa)))],
+                    ..Default::default()
+                },
+                // The alpha only decides the samples covered: the
+                // target's alpha stays opaque.
+                targets: &[Some(wgpu::ColorTargetState {
+                    format: targets.format,
+                    blend: None,
+                    write_mask: wgpu::ColorWrites::COLOR,
+                })],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        // Two triangles over the corners 0..4 (x = bit 0, y = bit 1).
+        let quad = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("impostor quad"),
+            contents: bytemuck::cast_slice(&[0u32, 1, 2, 2, 1, 3]),
+            usage: wgpu::BufferUsages::INDEX,
+        });
+        Self {
+            atlas,
+            pipeline,
+            group,
+            crowd,
+            quad,
+        }
+    }
+
+    /// Keeps the crowd group current (after the crowd or behaviour
+    /// buffers changed).
+    pub fn prepare(&mut self, ctx: &FrameContext<'_>) {
+        self.crowd.update(ctx);
+    }
+
+    /// Records the impostors' draw; group 0 (the frame) is already set.
+    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, draw: &ImpostorDraw<'_>) {
+        let Some(crowd) = self.crowd.get() else {
+            return;
+        };
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(1, &self.group, &[]);
+        pass.set_bind_group(2, crowd, &[]);
+        pass.set_bind_group(3, draw.group, &[draw.dynamic_offset]);
+        pass.set_index_buffer(self.quad.slice(..), wgpu::IndexFormat::Uint32);
+        pass.draw_indexed_indirect(draw.args, draw.offset);
+    }
+
+    /// GPU bytes of the atlas and the quad.
+    pub fn gpu_memory_bytes(&self) -> u64 {
+        self.atlas.bytes + self.quad.size()
+    }
+}
