@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
-# Builds Stampede and benchmarks every technique on a headless Linux machine
-# with a real GPU (NVIDIA), counts up to 1,000,000, writing JSON, CSV, the
-# chart and the printed table to OUTDIR; then the VAT precisions, and VAT
-# and static with culling and LOD on and off up to 1,000,000.
+# Benchmarks Stampede on a headless Linux machine with a real GPU (NVIDIA),
+# most telling figures first, each written to OUTDIR as soon as it is
+# measured (JSON, CSV and the printed table per step), so a run cut short
+# still returns what it measured. With a prebuilt binary the whole script
+# takes under 6 minutes (every step has its own time limit):
+#   1. 1,000,000 horses at 1280x720 in the herd's view, the defaults
+#      (culling, LOD, the far field, shadows), then the same frame with the
+#      far field off, then with culling, LOD and shadows off;
+#   2. every technique at 10,000 horses (the defaults);
+#   3. the far field at 10,000 and 100,000 (with and without it);
+#   4. then, while time is left: the VAT precisions, culling and LOD at up
+#      to 1,000,000, the bake timings.
 #
 #   scripts/gpu-bench.sh OUTDIR
 #
 # Env: STAMPEDE_BIN=path to use a prebuilt binary instead of cargo;
-#      COUNTS, FRAMES, WARMUP, SIZE, BUDGET_S to change the run.
+#      FRAMES, WARMUP, SIZE, TOTAL_S (the whole script's limit, default
+#      330 s) to change the run.
 # The Vulkan loader is brought up when missing: from .gl/*.deb in the repo
 # (packages downloaded beforehand, for machines with no network), else apt-get.
 set -euo pipefail
@@ -15,11 +24,11 @@ cd "$(dirname "$0")/.."
 
 out=${1:?usage: scripts/gpu-bench.sh OUTDIR}
 mkdir -p "$out"
-counts=${COUNTS:-100,1000,10000,100000,1000000}
-frames=${FRAMES:-100}
-warmup=${WARMUP:-10}
+frames=${FRAMES:-30}
+warmup=${WARMUP:-5}
 size=${SIZE:-1280x720}
-budget=${BUDGET_S:-240}
+total=${TOTAL_S:-330}
+started=$(date +%s)
 
 if command -v nvidia-smi >/dev/null; then
     nvidia-smi | tee "$out/nvidia-smi.txt" || true
@@ -63,24 +72,45 @@ if [ -z "$bin" ]; then
     bin=target/release/stampede
 fi
 [ -x "$bin" ] || { echo "no binary at $bin (no cargo here? build elsewhere and set STAMPEDE_BIN)" >&2; exit 1; }
+started=$(date +%s)
 
-set -x
-"$bin" bench --counts "$counts" --frames "$frames" --warmup "$warmup" --size "$size" \
-    --budget-s "$budget" --json "$out/bench.json" --csv "$out/bench.csv" \
-    --chart "$out/bench.png" 2>&1 | tee "$out/bench.txt"
-"$bin" bench --bake --reps 3 --json "$out/bake.json" 2>&1 | tee "$out/bake.txt"
-# The VAT's texel precision where bandwidth matters: VAT and the static floor
-# at two large counts, per precision (docs/benchmarks.md, "VAT precision").
+# One step: `step NAME LIMIT_S bench-args...`. Runs within LIMIT_S and what
+# is left of the total, writes NAME.json/.csv/.txt, and goes on whatever
+# happens (a step that runs out of time leaves its partial table).
+step() {
+    local name=$1 limit=$2
+    shift 2
+    local left=$((total - ($(date +%s) - started)))
+    if [ "$left" -le 10 ]; then
+        echo "skipped $name: the ${total} s are spent" | tee "$out/$name.txt"
+        return 0
+    fi
+    [ "$limit" -gt "$left" ] && limit=$left
+    echo "== $name (at most $limit s)"
+    timeout --signal=INT --kill-after=10 "$limit" "$bin" bench "$@" --budget-s "$((limit - 5))" \
+        --json "$out/$name.json" --csv "$out/$name.csv" 2>&1 | tee "$out/$name.txt" || true
+}
+
+herd=(--behaviour on --size "$size" --frames "$frames" --warmup "$warmup")
+# 1. A million horses: the defaults, the far field off, everything off.
+step million 60 --techniques vat --counts 1000000 "${herd[@]}"
+step million-no-far-field 60 --techniques vat --counts 1000000 "${herd[@]}" \
+    --impostors off --coarse-levels off --shadow-min-texels 0 --shadow-distance off
+step million-all-off 60 --techniques vat --counts 1000000 "${herd[@]}" --frames 5 --warmup 1 \
+    --culling off --lod off --shadows off
+# 2. Every technique at 10,000 with the defaults.
+step techniques-10k 60 --counts 10000 "${herd[@]}"
+# 3. The far field with and without, at 10,000 and 100,000 (VAT and static).
+step far-field 60 --techniques vat,static --counts 10000,100000 "${herd[@]}" --compare-far-field
+# 4. While time is left.
 for precision in f16 packed f32; do
-    "$bin" bench --techniques vat,static --counts 100000,1000000 --frames "$frames" \
-        --warmup "$warmup" --size 320x180 --budget-s 60 --precision "$precision" \
-        --json "$out/precision-$precision.json" 2>&1 | tee "$out/precision-$precision.txt"
+    step "precision-$precision" 25 --techniques vat,static --counts 100000,1000000 \
+        --frames "$frames" --warmup "$warmup" --size 320x180 --precision "$precision"
 done
-# Culling and LOD (docs/benchmarks.md, "Culling and LOD"): VAT and the static
-# floor up to 1,000,000 in the opening view, both on, culling only, both off.
-for mode in on-on on-off off-off; do
-    culling=${mode%-*} lod=${mode#*-}
-    "$bin" bench --techniques vat,static --counts 10000,100000,1000000 --frames "$frames" \
-        --warmup "$warmup" --size "$size" --budget-s 60 --culling "$culling" --lod "$lod" \
-        --json "$out/cull-$mode.json" 2>&1 | tee "$out/cull-$mode.txt"
-done
+step culling 40 --techniques vat,static --counts 10000,100000,1000000 --frames "$frames" \
+    --warmup "$warmup" --size "$size" --compare-culling
+left=$((total - ($(date +%s) - started)))
+if [ "$left" -gt 20 ]; then
+    timeout "$left" "$bin" bench --bake --reps 3 --json "$out/bake.json" 2>&1 | tee "$out/bake.txt" || true
+fi
+echo "done in $(( $(date +%s) - started )) s"

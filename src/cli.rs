@@ -67,6 +67,14 @@ pub struct InspectArgs {
     /// (the two side by side, with a Markdown table), or none.
     #[arg(long, default_value = "poses", value_parser = ["poses", "rest", "both", "none"])]
     pub lod_strategy: String,
+    /// Also draw the impostor atlas on the GPU and measure an impostor
+    /// against the mesh at the switch size (--impostor-px).
+    #[arg(long)]
+    pub impostor_error: bool,
+    /// The impostor switch to measure at, in pixels of the bounding
+    /// sphere's diameter.
+    #[arg(long, default_value_t = crate::crowd::cull::DEFAULT_IMPOSTOR_PX, value_parser = parse_impostor_px)]
+    pub impostor_px: f32,
 }
 
 pub fn inspect(args: &InspectArgs) -> anyhow::Result<()> {
@@ -94,6 +102,29 @@ pub fn inspect(args: &InspectArgs) -> anyhow::Result<()> {
     }
     if chains.len() > 1 {
         print!("{}", lod::markdown_table(&model.name(), &chains));
+    }
+    let choice = crate::crowd::setup::ModelChoice::parse(&args.model);
+    let motion = crate::crowd::setup::MotionChoice::Auto.resolve(&choice, &vat.clips);
+    let layout = crate::crowd::setup::impostor_layout(&vat, motion).with_mesh(&chains[0]);
+    print!("{}", crate::impostor::AtlasSummary(&layout));
+    if args.impostor_error {
+        let loaded = crate::crowd::setup::load(&choice, 30.0, vat::Precision::F16, None)?;
+        let gpu = crate::gpu::GpuContext::headless()?;
+        let view = crate::render::impostor::measure::single(gpu.clone(), &loaded, false)?;
+        let built = view.renderer.impostor_atlas().map_or(0.0, |a| a.build_ms);
+        let e = crate::render::impostor::measure::measure(gpu, &loaded, args.impostor_px)?;
+        println!(
+            "  impostor atlas drawn in {built:.0} ms ({}); at {} px against the mesh over {} views: silhouette IoU mean {:.3} (worst {:.3}), within a pixel {:.3} (worst {:.3}), colour difference {:.1} (worst {:.1}) of 255",
+            view.renderer.gpu.description(),
+            e.px,
+            e.views,
+            e.mean.iou,
+            e.worst.iou,
+            e.mean.near,
+            e.worst.near,
+            e.mean.diff,
+            e.worst.diff
+        );
     }
     Ok(())
 }

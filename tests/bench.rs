@@ -147,7 +147,8 @@ fn small_bench_writes_valid_json_csv_and_chart() {
     assert_eq!(csv.lines().count(), 5, "header + 4 rows:\n{csv}");
     assert!(
         csv.lines().next().is_some_and(|h| h
-            .ends_with(",visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms")),
+            .contains(",visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,")
+            && h.ends_with(",shadow_casters_per_cascade,shadow_triangles_per_cascade")),
         "{csv}"
     );
     assert_eq!(v["culling"], serde_json::json!(true));

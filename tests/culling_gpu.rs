@@ -11,7 +11,7 @@
 
 mod gpu_common;
 use gpu_common as common;
-use stampede::crowd::shadow::ShadowSettings;
+use stampede::crowd::shadow::{ShadowDistance, ShadowSettings};
 
 use glam::Vec3;
 use stampede::crowd::cull::{
@@ -163,8 +163,12 @@ fn differ(gpu: &BTreeMap<u32, u32>, cpu: &BTreeMap<u32, u32>, close: &[u32]) -> 
 }
 
 /// Each shadow cascade's GPU casters against the CPU rule with the same
-/// parameters; returns how many each kept.
-fn check_cascades(view: &Headless, loaded: &Loaded, what: &str) -> Vec<usize> {
+/// parameters, and the casters the renderer reports (read back late, as
+/// the panel and bench read them) against the list; returns how many each
+/// kept.
+fn check_cascades(view: &mut Headless, loaded: &Loaded, what: &str) -> Vec<usize> {
+    view.renderer.wait_for_cull_stats();
+    let reported = view.renderer.shadow_stats();
     let r = &view.renderer;
     let mut kept = Vec::new();
     for (i, target) in r.shadows().cascade_targets().iter().enumerate() {
@@ -179,6 +183,21 @@ fn check_cascades(view: &Headless, loaded: &Loaded, what: &str) -> Vec<usize> {
             &d[..d.len().min(8)],
             gpu.len(),
             cpu.len()
+        );
+        let stats = reported[i].expect("the cascade's counts were read back");
+        assert_eq!(
+            stats.visible_total() as usize,
+            gpu.len(),
+            "{what}, cascade {i}: reported casters"
+        );
+        let triangles: u64 = gpu
+            .values()
+            .map(|bits| r.lod().levels[entry_region(*bits) as usize].triangles() as u64)
+            .sum();
+        assert_eq!(
+            stats.triangles_total(),
+            triangles,
+            "{what}, cascade {i}: reported triangles"
         );
         kept.push(gpu.len());
     }
@@ -279,7 +298,7 @@ fn each_cascade_keeps_the_casters_the_cpu_rule_keeps() {
     };
     let opening = view.camera;
     view.draw_frame(&settings(3.0)).expect("frame");
-    let all = check_cascades(&view, &loaded, "opening view");
+    let all = check_cascades(&mut view, &loaded, "opening view");
     assert!(all.iter().sum::<usize>() > 0, "the opening view casts");
     // A narrow view across the field: the cascades' boxes take in far more
     // of the field than the view shows; only casters whose shadow can
@@ -291,13 +310,13 @@ fn each_cascade_keeps_the_casters_the_cpu_rule_keeps() {
             ..opening
         };
         view.draw_frame(&settings(3.0)).expect("frame");
-        let kept = check_cascades(&view, &loaded, &format!("narrow view at yaw {yaw}"));
+        let kept = check_cascades(&mut view, &loaded, &format!("narrow view at yaw {yaw}"));
         view.renderer.set_shadow_settings(ShadowSettings {
             cull_to_view: false,
             ..ShadowSettings::default()
         });
         view.draw_frame(&settings(3.0)).expect("frame");
-        let boxes = check_cascades(&view, &loaded, &format!("yaw {yaw}, boxes only"));
+        let boxes = check_cascades(&mut view, &loaded, &format!("yaw {yaw}, boxes only"));
         let (kept, boxes) = (kept.iter().sum::<usize>(), boxes.iter().sum::<usize>());
         assert!(
             kept > 0 && kept < boxes,
@@ -388,11 +407,15 @@ fn one_and_a_million_instances_cull_without_errors() {
     assert!(n > 0, "some of a million are in view");
     // Then the sun's: the cascades' boxes around this long, narrow view
     // take in hundreds of thousands of horses; only those whose shadow can
-    // reach the view are drawn.
-    view.renderer.set_shadow_settings(ShadowSettings::default());
+    // reach the view are drawn. (Without the shadow distance, which
+    // would end the shadows before these far horses.)
+    view.renderer.set_shadow_settings(ShadowSettings {
+        distance: ShadowDistance::Off,
+        ..ShadowSettings::default()
+    });
     view.renderer.set_cull_settings(CullSettings::default());
     view.draw_frame(&settings(3.0)).expect("frame");
-    let kept = check_cascades(&view, &loaded, "a million, shadows");
+    let kept = check_cascades(&mut view, &loaded, "a million, shadows");
     // The same cascades by the boxes alone, on the CPU (drawing them takes
     // a CPU rasterizer about 20 s): 583,856 casters against 69,329.
     let boxes: usize = view

@@ -1,5 +1,5 @@
 //! The layering the code keeps: `src/crowd` has no GPU code, no module
-//! below the front ends (`app`, `bench`, `main`) imports them, only the
+//! below the front ends (`app`, `bench`, `cli`, `main`) imports them, only the
 //! front ends import `render`, and no two modules import each other in a
 //! circle. Module paths are read from `crate::` and `super::` references in
 //! each file (its unit tests excluded).
@@ -106,7 +106,7 @@ fn the_crowd_has_no_gpu_code() {
 #[test]
 fn only_the_front_ends_import_app_and_render() {
     let mods = modules();
-    let front = ["app", "bench", "main"];
+    let front = ["app", "bench", "cli", "main"];
     for (m, deps) in edges(&mods) {
         for d in deps {
             if top(&d) == "app" {

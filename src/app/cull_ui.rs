@@ -14,6 +14,21 @@ pub struct CullView<'a> {
     pub technique: TechniqueKind,
     /// Milliseconds the LOD chain took to build at load.
     pub lod_build_ms: f64,
+    /// The impostor atlas: its layout, and once drawn its bytes and time.
+    pub atlas: AtlasView,
+}
+
+/// What the section says of the impostor atlas.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AtlasView {
+    pub layers: u32,
+    pub cells: u32,
+    pub cell: u32,
+    pub bytes: u64,
+    /// Milliseconds the GPU took to draw it; `None` before it was drawn.
+    pub build_ms: Option<f64>,
+    /// Why there is none.
+    pub error: Option<String>,
 }
 
 /// Region `r`'s colour in the tint view, as the shader draws it (a little
@@ -21,6 +36,21 @@ pub struct CullView<'a> {
 fn tint(r: usize) -> egui::Color32 {
     let [red, green, blue] = LOD_TINTS[r.min(LOD_TINTS.len() - 1)].map(|c| (c * 235.0) as u8);
     egui::Color32::from_rgb(red, green, blue)
+}
+
+impl AtlasView {
+    /// What `renderer` has of its atlas.
+    pub fn of(renderer: &crate::render::Renderer) -> Self {
+        let layout = renderer.impostor_layout();
+        Self {
+            layers: layout.layers,
+            cells: layout.cells(),
+            cell: layout.cell,
+            bytes: layout.bytes(),
+            build_ms: renderer.impostor_atlas().map(|a| a.build_ms),
+            error: renderer.impostor_error.clone(),
+        }
+    }
 }
 
 pub fn cull_section(ui: &mut egui::Ui, s: &mut CullSettings, view: &CullView<'_>) {
@@ -49,6 +79,22 @@ pub fn cull_section(ui: &mut egui::Ui, s: &mut CullSettings, view: &CullView<'_>
                 .on_hover_text("Keep culling for the current view; fly out to see what was culled");
                 ui.add_enabled(s.lod, egui::Checkbox::new(&mut s.lod_tint, "tint by level"));
             });
+            ui.horizontal(|ui| {
+                ui.add_enabled(s.lod, egui::Checkbox::new(&mut s.impostors, "impostors"))
+                    .on_hover_text(
+                        "Far instances as one camera-facing quad each, from an atlas the GPU \
+                         draws of the model's baked poses: the same for every technique, its \
+                         cost too",
+                    );
+                ui.add_enabled(s.lod, egui::Checkbox::new(&mut s.coarse_levels, "coarse levels"))
+                    .on_hover_text("The far field's levels of a few dozen and about a dozen triangles");
+            });
+            ui.add_enabled(
+                s.lod && s.impostors,
+                egui::Slider::new(&mut s.impostor_px, 1.0..=256.0)
+                    .logarithmic(true)
+                    .text("px impostor switch"),
+            );
             let note = match view.technique {
                 TechniqueKind::Cpu => {
                     "Culled on the GPU; CPU skinning still skins every instance on the CPU"
@@ -73,16 +119,41 @@ pub fn cull_section(ui: &mut egui::Ui, s: &mut CullSettings, view: &CullView<'_>
                 ui.label("drawn");
                 ui.end_row();
                 for (l, level) in view.levels.iter().enumerate() {
-                    ui.colored_label(tint(l), format!("{l}"));
+                    let name = if level.coarse { format!("{l} far") } else { format!("{l}") };
+                    ui.colored_label(tint(l), name);
                     ui.label(level.triangles().to_string());
                     ui.label(format!("{:.2e}", level.error));
                     ui.label(short_count(st.visible.get(l).copied().unwrap_or(0) as u64));
                     ui.end_row();
                 }
+                ui.colored_label(tint(LOD_TINTS.len() - 1), "impostor");
+                ui.label("2");
+                ui.label(format!("≤ {:.0} px", s.impostor_px));
+                ui.label(short_count(st.impostors() as u64));
+                ui.end_row();
             });
             ui.label(
                 egui::RichText::new(format!("levels built in {:.0} ms", view.lod_build_ms)).small(),
             );
+            let a = &view.atlas;
+            let atlas = match (&a.error, a.build_ms) {
+                (Some(e), _) => e.clone(),
+                (None, Some(ms)) => format!(
+                    "impostor atlas: {} layers × {} views of {}², {:.1} MiB, drawn in {ms:.0} ms; the same for every technique",
+                    a.layers,
+                    a.cells,
+                    a.cell,
+                    a.bytes as f64 / (1024.0 * 1024.0)
+                ),
+                (None, None) => format!(
+                    "impostor atlas: {} layers × {} views of {}², {:.1} MiB, drawn when first needed",
+                    a.layers,
+                    a.cells,
+                    a.cell,
+                    a.bytes as f64 / (1024.0 * 1024.0)
+                ),
+            };
+            ui.label(egui::RichText::new(atlas).small());
         });
 }
 
@@ -90,6 +161,7 @@ pub fn cull_section(ui: &mut egui::Ui, s: &mut CullSettings, view: &CullView<'_>
 mod tests {
     use super::*;
     use crate::app::ui_test::Harness;
+    use crate::crowd::cull::DEFAULT_IMPOSTOR_PX;
 
     /// Opened, each control changes its setting; the per-level counts and
     /// the drawn total show what the GPU read back; controls that cannot
@@ -117,6 +189,14 @@ mod tests {
             requested: 700,
             technique: TechniqueKind::Cpu,
             lod_build_ms: 57.0,
+            atlas: AtlasView {
+                layers: 44,
+                cells: 60,
+                cell: 32,
+                bytes: 28 << 20,
+                build_ms: Some(1510.0),
+                error: None,
+            },
         };
         let mut s = CullSettings::default();
         let mut h = Harness::new();
@@ -139,6 +219,32 @@ mod tests {
             h.labels()
         );
         assert!(h.shows("CPU skinning still skins every instance"));
+        assert!(
+            h.shows("impostor atlas: 44 layers × 60 views of 32², 28.0 MiB, drawn in 1510 ms"),
+            "{:?}",
+            h.labels()
+        );
+
+        // The far field: impostors and coarse levels off and on, the
+        // switch slider's ends.
+        h.click("impostors", ui!());
+        assert!(!s.impostors);
+        h.click_slider_at(1, 0.98, ui!());
+        assert_eq!(
+            s.impostor_px, DEFAULT_IMPOSTOR_PX,
+            "disabled without impostors"
+        );
+        h.click("impostors", ui!());
+        assert!(s.impostors);
+        h.show(ui!());
+        h.click_slider_at(1, 0.02, ui!());
+        assert!(s.impostor_px < 1.2, "{}", s.impostor_px);
+        h.click_slider_at(1, 0.98, ui!());
+        assert!(s.impostor_px > 200.0, "{}", s.impostor_px);
+        h.click("coarse levels", ui!());
+        assert!(!s.coarse_levels);
+        h.click("coarse levels", ui!());
+        assert!(s.coarse_levels);
 
         // The budget slider's rail (logarithmic): near 0 px at its left
         // end, near the most at its right.

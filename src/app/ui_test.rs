@@ -105,14 +105,22 @@ impl Harness {
         self.click_pos(pos, ui);
     }
 
-    /// Clicks the `n`th slider (in the order egui lists them) at `fraction`
+    /// Clicks the `n`th slider from the top at `fraction`
     /// of its rail.
     pub fn click_slider_at(&mut self, n: usize, fraction: f32, ui: impl FnMut(&mut egui::Ui)) {
-        let slider = self
+        // The nodes come in no particular order: count from the top.
+        let mut sliders: Vec<&Node> = self
             .nodes
             .iter()
             .filter(|node| node.role() == Role::Slider)
-            .nth(n)
+            .collect();
+        sliders.sort_by(|a, b| {
+            let y = |n: &Node| n.bounds().map_or(0.0, |r| r.y0);
+            y(a).total_cmp(&y(b))
+        });
+        let slider = sliders
+            .get(n)
+            .copied()
             .unwrap_or_else(|| panic!("no slider {n} in {:?}", self.labels()));
         let pos = Self::point(slider, fraction);
         self.click_pos(pos, ui);

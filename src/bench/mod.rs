@@ -386,6 +386,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                 };
                 last[ti] = Some((result.drawn, result.wall_ms.p50, costs.cap));
                 report.results.push(result);
+                save_partial(&mut report, args);
             }
         }
     }
@@ -394,6 +395,21 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
     renderer.set_shadow_settings(config.shadows);
     report.compute_ratios();
     Ok(report)
+}
+
+/// Writes what was measured so far to `--json` and `--csv`, so that a run
+/// stopped early (a time limit, a lost machine) keeps its results; the
+/// end of the run writes them again, complete.
+fn save_partial(report: &mut BenchReport, args: &BenchArgs) {
+    report.compute_ratios();
+    for (path, result) in [
+        (&args.json, args.json.as_ref().map(|p| report.write_json(p))),
+        (&args.csv, args.csv.as_ref().map(|p| report.write_csv(p))),
+    ] {
+        if let (Some(path), Some(Err(e))) = (path, result) {
+            log::warn!("{}: {e}", path.display());
+        }
+    }
 }
 
 /// The settings one measurement runs with.

@@ -194,26 +194,23 @@ impl GpuContext {
     /// the work in those lines ("the frame", "the screenshot").
     pub fn wait_idle(&self, what: &str) -> Result<(), GpuError> {
         self.check()?;
-        let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let flag = done.clone();
-        self.queue.on_submitted_work_done(move || {
-            flag.store(true, std::sync::atomic::Ordering::Release);
-        });
         let mut waiting = Waiting::new(what);
         loop {
-            let polled = self.device.poll(wgpu::PollType::Wait {
+            match self.device.poll(wgpu::PollType::Wait {
                 submission_index: None,
                 timeout: Some(Duration::from_millis(500)),
-            });
-            if done.load(std::sync::atomic::Ordering::Acquire) {
-                return self.check();
+            }) {
+                Ok(_) => return self.check(),
+                Err(wgpu::PollError::Timeout) => {}
+                Err(e) => {
+                    return Err(match self.lost() {
+                        Some(reason) => GpuError::DeviceLost(reason),
+                        None => GpuError::Readback(e.to_string()),
+                    });
+                }
             }
             if let Some(reason) = self.lost() {
                 return Err(GpuError::DeviceLost(reason));
-            }
-            match polled {
-                Err(wgpu::PollError::Timeout) | Ok(_) => {}
-                Err(e) => return Err(GpuError::Readback(e.to_string())),
             }
             waiting.tick()?;
         }

@@ -3,13 +3,9 @@
 //! the frames of each clip, subsampled), where each cell's camera looks
 //! from, and the two choices an impostor makes when it is drawn: the cell
 //! nearest to its view direction and the atlas frame nearest to its clip
-//! time (the CPU twins of `impostor_cell` and `impostor_layer` in
-//! shaders/impostor.wgsl). The GPU draws the atlas (`render::impostor`);
-//! [`compare`] measures an impostor's picture against the mesh's.
-
-mod compare;
-
-pub use compare::{ImageStats, compare_coverage};
+//! time (the CPU twins of `atlas_cell` and `atlas_frame` in
+//! shaders/impostor_common.wgsl). The GPU draws the atlas and measures an
+//! impostor's picture against the mesh's (`render::impostor`).
 
 use crate::vat::{Vat, VatClip};
 use glam::{Mat4, Vec3};
@@ -289,6 +285,34 @@ impl AtlasLayout {
         self.clips
             .get(clip)
             .map_or(0, |c| c.first_layer + c.frame_at(t))
+    }
+}
+
+/// A printable summary of an atlas layout (`stampede inspect`).
+pub struct AtlasSummary<'a>(pub &'a AtlasLayout);
+
+impl std::fmt::Display for AtlasSummary<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let l = self.0;
+        let (w, h) = l.layer_size();
+        writeln!(
+            f,
+            "  impostor atlas: {} layers of {w}×{h} ({} views: {} yaws × elevations {:?}°, cells of {}², {} mip levels), {:.1} MiB, drawn with LOD level {} ({} triangles)",
+            l.layers,
+            l.cells(),
+            l.yaws,
+            l.elevations
+                .iter()
+                .map(|e| e.to_degrees().round() as i32)
+                .collect::<Vec<_>>(),
+            l.cell,
+            l.mips(),
+            l.bytes() as f64 / (1024.0 * 1024.0),
+            l.mesh_level,
+            l.index_count / 3
+        )?;
+        let frames: Vec<String> = l.clips.iter().map(|c| c.frames.to_string()).collect();
+        writeln!(f, "    frames per clip: {}", frames.join(", "))
     }
 }
 

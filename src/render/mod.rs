@@ -272,9 +272,16 @@ impl Renderer {
         let timer = GpuTimer::new(device, &caps);
         let mut culler = culler;
         culler.settings = config.cull;
-        let impostor_layout = config.impostor.clone().unwrap_or_else(|| {
-            Arc::new(crate::crowd::setup::impostor_layout(&vat, config.motion).with_mesh(&lod))
-        });
+        // Drawn with a level of this renderer's own chain (which may not
+        // be the loaded model's, when the options differ).
+        let impostor_layout = Arc::new(
+            config
+                .impostor
+                .as_deref()
+                .cloned()
+                .unwrap_or_else(|| crate::crowd::setup::impostor_layout(&vat, config.motion))
+                .with_mesh(&lod),
+        );
         let mut shadows = ShadowMaps::new(device, &caps, &frame_layout, &frame_buffer, &culler);
         shadows.settings = config.shadows;
         Ok(Self {

@@ -4,7 +4,9 @@
 //! `crate::impostor`.
 
 mod atlas;
+pub mod measure;
 mod pass;
 
-pub use atlas::{ALBEDO_FORMAT, AtlasError, ImpostorAtlas, NORMAL_FORMAT};
+pub use atlas::{ALBEDO_FORMAT, AtlasError, ImpostorAtlas, LayerTexels, NORMAL_FORMAT};
+pub use measure::{ImpostorError, Likeness};
 pub use pass::{ImpostorDraw, ImpostorPass};
