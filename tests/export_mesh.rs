@@ -6,13 +6,16 @@
 //! export.
 
 mod common;
+mod export_common;
+
+use export_common::read_stream;
 
 use glam::{Vec2, Vec3};
 use stampede::Model;
 use stampede::formats::{self, rest_pose};
 use stampede::skin;
 use stampede::vat::{self, BakeOptions, Precision, Vat};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The models a test runs on, by name: `horse` and `bird` are built in,
 /// the others come from the shared models (Fox and CesiumMan carry
@@ -44,69 +47,6 @@ fn temp_dir(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("stampede-mesh-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
-}
-
-/// What a glTF reader sees in `mesh.glb`: every primitive's vertices,
-/// appended in order, with the lookup and the vertex index.
-struct Stream {
-    positions: Vec<Vec3>,
-    normals: Vec<Vec3>,
-    lookup: Vec<Vec2>,
-    ids: Vec<f32>,
-    /// Triangles, indices into the appended stream.
-    indices: Vec<u32>,
-}
-
-fn read_stream(path: &Path) -> Stream {
-    let (doc, buffers, _) = gltf::import(path).expect("mesh.glb reads as glTF");
-    let mut s = Stream {
-        positions: Vec::new(),
-        normals: Vec::new(),
-        lookup: Vec::new(),
-        ids: Vec::new(),
-        indices: Vec::new(),
-    };
-    for mesh in doc.meshes() {
-        for prim in mesh.primitives() {
-            let reader = prim.reader(|b| Some(&buffers[b.index()]));
-            let base = s.positions.len() as u32;
-            s.positions
-                .extend(reader.read_positions().expect("positions").map(Vec3::from));
-            s.normals
-                .extend(reader.read_normals().expect("normals").map(Vec3::from));
-            s.lookup.extend(
-                reader
-                    .read_tex_coords(1)
-                    .expect("TEXCOORD_1")
-                    .into_f32()
-                    .map(Vec2::from),
-            );
-            let ids = prim
-                .get(&gltf::Semantic::Extras("VERTEX_ID".into()))
-                .expect("_VERTEX_ID");
-            s.ids.extend(floats(&ids, &buffers));
-            s.indices.extend(
-                reader
-                    .read_indices()
-                    .expect("indices")
-                    .into_u32()
-                    .map(|i| i + base),
-            );
-        }
-    }
-    s
-}
-
-/// The f32 scalars of an accessor (the gltf crate reads only named
-/// attributes).
-fn floats(acc: &gltf::Accessor, buffers: &[gltf::buffer::Data]) -> Vec<f32> {
-    let view = acc.view().expect("a buffer view");
-    let start = view.offset() + acc.offset();
-    let bytes = &buffers[view.buffer().index()][start..start + acc.count() * 4];
-    bytes
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
 }
 
 /// Options that keep the debug-build bakes of five models quick (a low
