@@ -55,11 +55,15 @@ const vertexShader = /* glsl */ `
   uniform float clipLayers[${MAX_CLIPS}];
 
   in vec2 uv1;
+  #ifdef HAS_TINT
+  in vec4 tint;
+  #endif
   in float clip;
   in float rate;
   in float offset;
 
   out vec3 vNormal;
+  out vec4 vTint;
 
   // The texel at the lookup, moved down by rowOffset rows.
   vec4 fetchAt(highp sampler2DArray tex, vec2 lookup, float rowOffset, float layer) {
@@ -91,6 +95,11 @@ const vertexShader = /* glsl */ `
     vec3 n = mix(fetchAt(normals, uv1, row0, layer).xyz, fetchAt(normals, uv1, row1, layer).xyz, a);
 
     vNormal = normalize(mat3(modelMatrix) * mat3(instanceMatrix) * n);
+    #ifdef HAS_TINT
+    vTint = tint;
+    #else
+    vTint = vec4(1.0);
+    #endif
     gl_Position = projectionMatrix * viewMatrix * modelMatrix * instanceMatrix * vec4(p, 1.0);
   }
 `;
@@ -100,6 +109,7 @@ const fragmentShader = /* glsl */ `
   uniform vec3 color;
   uniform bool flatWhite;
   in vec3 vNormal;
+  in vec4 vTint;
   out vec4 outColor;
   void main() {
     if (flatWhite) {
@@ -108,7 +118,8 @@ const fragmentShader = /* glsl */ `
     }
     vec3 sun = normalize(vec3(-0.45, 0.62, 0.38));
     float light = 0.35 + 0.65 * max(dot(normalize(vNormal), sun), 0.0);
-    outColor = vec4(color * light, 1.0);
+    // Linear colours (glTF's) to the canvas's sRGB.
+    outColor = vec4(pow(color * vTint.rgb * light, vec3(1.0 / 2.2)), 1.0);
   }
 `;
 
@@ -160,7 +171,14 @@ export function makeCrowd(vat, instances, { flat = false } = {}) {
     geometry.setAttribute('rate', new THREE.InstancedBufferAttribute(rate, 1));
     geometry.setAttribute('offset', new THREE.InstancedBufferAttribute(offset, 1));
     const base = node.material.color ? node.material.color.clone() : new THREE.Color(1, 1, 1);
+    // COLOR_0, when the mesh has it, tints the material's colour.
+    const defines = {};
+    if (geometry.getAttribute('color')) {
+      geometry.setAttribute('tint', geometry.getAttribute('color'));
+      defines.HAS_TINT = 1;
+    }
     const material = new THREE.ShaderMaterial({
+      defines,
       glslVersion: THREE.GLSL3,
       vertexShader,
       fragmentShader,
