@@ -137,9 +137,9 @@ fn vertex_colors(model: &Model) -> Option<Vec<Vec4>> {
     let mut out = vec![Vec4::ONE; model.vertex_count()];
     for p in &model.primitives {
         let factor = factor(model, p);
-        for v in p.first_vertex as usize..(p.first_vertex + p.vertex_count) as usize {
-            let c = model.colors[v];
-            out[v] = Vec4::select(factor.cmpeq(Vec4::ZERO), Vec4::ZERO, c / factor);
+        let range = p.first_vertex as usize..(p.first_vertex + p.vertex_count) as usize;
+        for (o, c) in out[range.clone()].iter_mut().zip(&model.colors[range]) {
+            *o = Vec4::select(factor.cmpeq(Vec4::ZERO), Vec4::ZERO, *c / factor);
         }
     }
     Some(out)
