@@ -37,6 +37,15 @@ pub struct BakeArgs {
     /// (by default frames then land on the keys).
     #[arg(long)]
     pub exact_fps: bool,
+    /// Engine formats to write beside Stampede's own (which is always
+    /// written): openvat, houdini, or all; repeat or separate with commas.
+    #[arg(
+        long = "format",
+        value_enum,
+        value_delimiter = ',',
+        default_value = "stampede"
+    )]
+    pub formats: Vec<crate::formats::Format>,
 }
 
 impl BakeArgs {
@@ -130,14 +139,22 @@ pub fn inspect(args: &InspectArgs) -> anyhow::Result<()> {
 }
 
 pub fn bake(args: &BakeArgs) -> anyhow::Result<()> {
+    use crate::formats::{self, Format, Staging};
     let model = crate::assets::load_model(&args.model)?;
     let vat = vat::bake(&model, &args.options())?;
+    let engines = Format::engines(&args.formats);
+    // A model beyond a format's limits fails here, before anything is written.
+    formats::check_engines(&model, &vat, &engines)?;
     let chain = lod::build(&model, &vat, &LodOptions::default());
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("{}: cannot create the output folder", args.out.display()))?;
-    let (index_file, section) = lod::write(&chain, &args.out)?;
-    let mut files = vat::export_with(&model, &vat, &args.out, &LodSection { lod: section })?;
-    files.push(index_file);
+    // Everything goes into a staging folder that moves into --out whole,
+    // vat.json last, so a failed bake leaves no export that reads as complete.
+    let stage = Staging::new(&args.out)?;
+    let (_, lod) = lod::write(&chain, stage.dir())?;
+    let (_, mesh) = formats::write_mesh(&model, &vat.layout, stage.dir())?;
+    let formats = formats::write_engines(&model, &vat, &engines, stage.dir())?;
+    let sections = BakeSections { lod, mesh, formats };
+    vat::export_with(&model, &vat, stage.dir(), &sections)?;
+    let files = stage.commit("vat.json")?;
     print_bake(&model, &vat);
     print!("{}", LodSummary(&chain));
     println!("wrote:");
@@ -147,10 +164,17 @@ pub fn bake(args: &BakeArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The `lod` section `bake` adds to `vat.json`.
+/// The sections `bake` adds to `vat.json` beside the VAT's own.
 #[derive(serde::Serialize)]
-struct LodSection {
+struct BakeSections {
     lod: LodJson,
+    mesh: crate::formats::MeshJson,
+    #[serde(skip_serializing_if = "formats_empty")]
+    formats: crate::formats::FormatsJson,
+}
+
+fn formats_empty(f: &crate::formats::FormatsJson) -> bool {
+    f.openvat.is_empty() && f.houdini.is_empty()
 }
 
 /// The bake summary shared by `bake` and the viewer's log.

@@ -11,6 +11,7 @@ pub mod bones;
 mod bounds;
 pub mod cli;
 pub mod crowd;
+pub mod formats;
 pub mod gait;
 pub mod gpu;
 pub mod impostor;

@@ -359,6 +359,8 @@ fn read_material(m: &gltf::Material, image_count: usize) -> Material {
         base_color: Vec4::from(pbr.base_color_factor()),
         base_color_texture,
         double_sided: m.double_sided(),
+        metallic: pbr.metallic_factor(),
+        roughness: pbr.roughness_factor(),
     }
 }
 

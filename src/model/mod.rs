@@ -84,6 +84,10 @@ pub struct Material {
     pub base_color: Vec4,
     pub base_color_texture: Option<TextureRef>,
     pub double_sided: bool,
+    /// glTF's metallic and roughness factors (kept for the exported mesh;
+    /// the renderer shades without them).
+    pub metallic: f32,
+    pub roughness: f32,
 }
 
 impl Default for Material {
@@ -93,6 +97,8 @@ impl Default for Material {
             base_color: Vec4::ONE,
             base_color_texture: None,
             double_sided: false,
+            metallic: 1.0,
+            roughness: 1.0,
         }
     }
 }
