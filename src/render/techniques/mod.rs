@@ -8,6 +8,7 @@
 //! technique is those two files and one line in the [`techniques!`] list
 //! below.
 
+mod palettes;
 mod shared;
 
 pub use shared::{
