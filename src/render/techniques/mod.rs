@@ -12,8 +12,9 @@ mod palettes;
 mod shared;
 
 pub use shared::{
-    ARGS_WORDS, CrowdDraw, CrowdGroup, CrowdPass, CrowdPipelines, PipelineSpec, SHADOW_FORMAT,
-    clip_buffer, crowd_bind_group, crowd_group_layout, crowd_pipeline, draw_crowd, grow_buffer,
+    ARGS_WORDS, CrowdDraw, CrowdGroup, CrowdPass, CrowdPipelines, CrowdViews, MAX_VIEWS,
+    PipelineSpec, SHADOW_FORMAT, clip_buffer, crowd_bind_group, crowd_group_layout, crowd_pipeline,
+    draw_crowd, grow_buffer,
 };
 
 use super::RenderError;
@@ -24,6 +25,7 @@ use super::gpu_data::VatClipGpu;
 use super::model_gpu::ModelGpu;
 use crate::Model;
 use crate::crowd::FrameUniform;
+use crate::lod::LodChain;
 use crate::vat::Vat;
 use std::sync::Arc;
 
@@ -103,6 +105,7 @@ techniques! {
     BoneTexture => bone_texture::BoneTextureTechnique, "bone-texture", "Baked bone texture", [];
     Cpu => cpu::CpuSkinningTechnique, "cpu", "CPU skinning", [];
     Static => static_pose::StaticTechnique, "static", "Static (no animation)", [];
+    ComputeSkinning => compute_skinning::ComputeSkinningTechnique, "compute-skinning", "Compute skinning (once per frame)", [];
 }
 
 impl Default for TechniqueKind {
@@ -154,6 +157,9 @@ pub struct TechniqueCosts {
     pub drawn: u32,
     /// Instances requested (the crowd's count).
     pub requested: u32,
+    /// What the technique's own pass did (compute skinning's skin pass),
+    /// read back a frame or two late; `None` for techniques without one.
+    pub pass: Option<PassStats>,
     /// The most instances this technique draws, when it has a cap.
     pub cap: Option<u32>,
     /// The model has morph targets and this technique does not apply them.
@@ -165,6 +171,18 @@ impl TechniqueCosts {
     pub fn capped(&self) -> bool {
         self.drawn < self.requested
     }
+}
+
+/// What a technique's own pass (compute skinning's skin pass) did in a
+/// frame, apart from the scene and shadow passes.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PassStats {
+    /// Instances it processed (each once, however many passes draw it).
+    pub instances: u32,
+    /// Vertex invocations it launched.
+    pub vertices: u64,
+    /// GPU milliseconds of the pass, when timestamps exist.
+    pub gpu_ms: Option<f32>,
 }
 
 /// Everything a technique may read while preparing a frame.
@@ -196,6 +214,9 @@ pub struct BuildContext<'a> {
     pub frame_layout: &'a wgpu::BindGroupLayout,
     /// Group 3 of the crowd pipelines: the cull pass's visible list.
     pub visible_layout: &'a wgpu::BindGroupLayout,
+    /// The mesh levels the cull pass draws (index ranges over the model's
+    /// vertex stream).
+    pub lod: &'a LodChain,
 }
 
 /// What `prepare` did.
@@ -242,6 +263,29 @@ pub trait Technique {
     fn ignores_morphs(&self) -> bool {
         false
     }
+    /// A compute step of the technique's own, recorded once every cull of
+    /// the frame is and before the shadow and scene passes: `views` are the
+    /// passes that will draw the crowd, `frame_group` the scene's group 0.
+    /// Compute skinning skins what they draw here. Default: nothing.
+    fn before_passes(
+        &mut self,
+        _ctx: &FrameContext<'_>,
+        _encoder: &mut wgpu::CommandEncoder,
+        _frame_group: &wgpu::BindGroup,
+        _views: &CrowdViews<'_>,
+    ) {
+    }
+    /// After the frame's submit: starts the read-backs of that step's
+    /// counts and GPU time and collects earlier ones; `wait` blocks until
+    /// every pending one has landed (benchmarks and tests, never the viewer).
+    fn after_submit(&mut self, _device: &wgpu::Device, _wait: bool) {}
+    /// What that step did in the last frame read back.
+    fn pass_stats(&self) -> Option<PassStats> {
+        None
+    }
+    /// Forgets the last reading of that step (a benchmark then counts fresh
+    /// readings only).
+    fn clear_pass_stats(&mut self) {}
 }
 
 /// Every shader module the renderer builds: each technique's crowd module
