@@ -74,7 +74,12 @@ pub struct ComputeSkinningTechnique {
     pipelines: CrowdPipelines,
     crowd: CrowdGroup,
     timer: Option<GpuTimer>,
-    readback: MappedCopy,
+    /// Copies of the state header in turn (frame number each), so a frame
+    /// finds one free while an earlier one is still being read.
+    readbacks: [(MappedCopy, u64); 3],
+    /// Frames recorded, and the newest one read back.
+    frames: u64,
+    latest: u64,
     stats: Option<PassStats>,
     cap: u32,
     limit: u64,
@@ -112,7 +117,14 @@ impl ComputeSkinningTechnique {
             pipelines,
             crowd,
             timer: GpuTimer::new(device, ctx.caps),
-            readback: MappedCopy::new(device, "compute skinning readback", HEADER_BYTES),
+            readbacks: std::array::from_fn(|_| {
+                (
+                    MappedCopy::new(device, "compute skinning readback", HEADER_BYTES),
+                    0,
+                )
+            }),
+            frames: 0,
+            latest: 0,
             stats: None,
             cap,
             limit,
@@ -292,13 +304,17 @@ impl Technique for ComputeSkinningTechnique {
         if timed && let Some(t) = &self.timer {
             t.resolve(encoder);
         }
-        if self.readback.is_idle() {
-            self.readback.record(encoder, &out.state, HEADER_BYTES);
+        self.frames += 1;
+        if let Some((copy, frame)) = self.readbacks.iter_mut().find(|(c, _)| c.is_idle()) {
+            copy.record(encoder, &out.state, HEADER_BYTES);
+            *frame = self.frames;
         }
     }
 
     fn after_submit(&mut self, device: &wgpu::Device, wait: bool) {
-        self.readback.start_map();
+        for (copy, _) in &self.readbacks {
+            copy.start_map();
+        }
         // The timer starts its own map and polls once.
         if let Some(t) = &mut self.timer {
             t.after_submit(device);
@@ -312,11 +328,16 @@ impl Technique for ComputeSkinningTechnique {
         if wait && let Some(t) = &mut self.timer {
             t.after_submit(device);
         }
-        let mut words = [0u32; STATE_HEADER as usize];
-        let read = self
-            .readback
-            .take(|bytes| words.copy_from_slice(bytemuck::cast_slice(bytes)));
-        if read.is_some() {
+        let mut newest: Option<(u64, [u32; STATE_HEADER as usize])> = None;
+        for (copy, frame) in &self.readbacks {
+            let mut words = [0u32; STATE_HEADER as usize];
+            let read = copy.take(|bytes| words.copy_from_slice(bytemuck::cast_slice(bytes)));
+            if read.is_some() && *frame > self.latest && newest.is_none_or(|(f, _)| *frame > f) {
+                newest = Some((*frame, words));
+            }
+        }
+        if let Some((frame, words)) = newest {
+            self.latest = frame;
             self.stats = Some(self.read_stats(&words));
         }
         if let Some(s) = &mut self.stats {
