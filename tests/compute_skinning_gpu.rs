@@ -389,7 +389,7 @@ fn switching_leaves_only_the_active_techniques_buffers() {
         return;
     };
     let s = settings();
-    let mut render = |view: &mut Headless, kind| {
+    let render = |view: &mut Headless, kind| {
         view.renderer.set_technique(kind).expect("technique builds");
         view.render(&s).expect("render");
         allocations(view)
