@@ -81,6 +81,15 @@ pub struct RunResult {
     /// from `gpu_ms`; `null` with shadows off or no timestamps.
     #[serde(default)]
     pub shadow_gpu_ms: Option<Percentiles>,
+    /// Timestamp queries around the technique's own pass (compute
+    /// skinning's skin pass), apart from `gpu_ms` and `shadow_gpu_ms`;
+    /// `null` for the techniques without one or with no timestamps.
+    #[serde(default)]
+    pub technique_gpu_ms: Option<Percentiles>,
+    /// Instances that pass processed in the last measured frame (compute
+    /// skinning: each instance some view drew, skinned once).
+    #[serde(default)]
+    pub pass_instances: Option<u32>,
     /// The whole frame, including the wait for the GPU.
     pub wall_ms: Percentiles,
     /// The technique's own share of `cpu_ms`: sampling, skinning, uploads,
@@ -140,6 +149,9 @@ pub struct Ratios {
     pub skinning_over_vat: Vec<RatioAtCount>,
     /// VAT ÷ static rest pose, per count (1 = animation for free).
     pub vat_over_static: Vec<RatioAtCount>,
+    /// Compute skinning ÷ VAT, per count (above 1: VAT is faster).
+    #[serde(default)]
+    pub compute_skinning_over_vat: Vec<RatioAtCount>,
     pub vat_cpu_largest_over_smallest: Option<ScaleRatio>,
     /// With `--compare-culling`: each technique with the run's culling and
     /// LOD ÷ with both off (below 1: culling and LOD save).
@@ -230,6 +242,7 @@ impl BenchReport {
         self.ratios = Ratios {
             skinning_over_vat: self.ratios_between("skinning", "vat"),
             vat_over_static: self.ratios_between("vat", "static"),
+            compute_skinning_over_vat: self.ratios_between("compute-skinning", "vat"),
             vat_cpu_largest_over_smallest: scale,
             culled_over_unculled: self.culled_over_unculled(),
         };
@@ -286,7 +299,7 @@ impl BenchReport {
         );
         let _ = writeln!(
             s,
-            "{:<13} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
+            "{:<16} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
             "technique",
             "count",
             "drawn",
@@ -295,6 +308,7 @@ impl BenchReport {
             "CPU ms p50/p90/p99",
             "GPU ms p50/p90/p99",
             "shadow GPU ms p50/p90/p99",
+            "own pass GPU ms p50/p90/p99",
             "wall ms p50/p90/p99",
             "upload/frm",
             "memory"
@@ -302,7 +316,7 @@ impl BenchReport {
         for r in &self.results {
             let _ = writeln!(
                 s,
-                "{:<13} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
+                "{:<16} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
                 if r.unculled {
                     format!("{} (off)", r.technique)
                 } else {
@@ -315,6 +329,7 @@ impl BenchReport {
                 triple(Some(&r.cpu_ms)),
                 triple(r.gpu_ms.as_ref()),
                 triple(r.shadow_gpu_ms.as_ref()),
+                triple(r.technique_gpu_ms.as_ref()),
                 triple(Some(&r.wall_ms)),
                 bytes(r.upload_bytes_per_frame),
                 bytes(r.gpu_memory_bytes)
@@ -324,6 +339,7 @@ impl BenchReport {
         for (title, list) in [
             ("live skinning ÷ VAT", &rs.skinning_over_vat),
             ("VAT ÷ static", &rs.vat_over_static),
+            ("compute skinning ÷ VAT", &rs.compute_skinning_over_vat),
         ] {
             if list.is_empty() {
                 let _ = writeln!(s, "{title}: n/a (not both measured)");
@@ -377,7 +393,7 @@ impl BenchReport {
     /// One CSV row per result, with a header.
     pub fn csv(&self) -> String {
         let mut s = String::from(
-            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms\n",
+            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances\n",
         );
         let cells = |p: Option<&Percentiles>| match p {
             Some(p) => format!("{:.4},{:.4},{:.4}", p.p50, p.p90, p.p99),
@@ -386,7 +402,7 @@ impl BenchReport {
         for r in &self.results {
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 r.technique,
                 r.count,
                 r.drawn,
@@ -398,7 +414,9 @@ impl BenchReport {
                 r.gpu_memory_bytes,
                 r.visible,
                 r.triangles,
-                cells(r.shadow_gpu_ms.as_ref())
+                cells(r.shadow_gpu_ms.as_ref()),
+                cells(r.technique_gpu_ms.as_ref()),
+                r.pass_instances.map_or(String::new(), |n| n.to_string())
             );
         }
         s

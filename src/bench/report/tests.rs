@@ -20,6 +20,8 @@ fn result(technique: &str, count: u32, cpu: f64, wall: f64, gpu: Option<f64>) ->
         cpu_ms: p(cpu),
         gpu_ms: gpu.map(p),
         shadow_gpu_ms: None,
+        technique_gpu_ms: None,
+        pass_instances: None,
         wall_ms: p(wall),
         technique_cpu_ms: p(cpu / 2.0),
         behaviour_cpu_ms: p(0.0),

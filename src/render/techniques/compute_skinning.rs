@@ -167,6 +167,7 @@ impl ComputeSkinningTechnique {
             .map(|(&len, &n)| len as u64 * n as u64)
             .sum();
         PassStats {
+            name: "skin pass",
             instances: words.get(STATE_SLOTS as usize).copied().unwrap_or(0),
             vertices,
             gpu_ms: self.timer.as_ref().and_then(|t| t.last_ms),

@@ -177,6 +177,8 @@ impl TechniqueCosts {
 /// frame, apart from the scene and shadow passes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PassStats {
+    /// What the panel calls the pass.
+    pub name: &'static str,
     /// Instances it processed (each once, however many passes draw it).
     pub instances: u32,
     /// Vertex invocations it launched.
