@@ -220,8 +220,9 @@ fn skinned_vertices_are_cpu_skinning_of_what_the_views_draw() {
 }
 
 /// The same crowd at the same instant drawn by compute skinning and by
-/// live skinning, shadows on: the same picture within the technique
-/// tests' limit (the normals' 16-bit octahedral step moves a few shaded
+/// live skinning, and by compute skinning from the bone texture and by the
+/// bone texture, shadows on: the same pictures within the technique tests'
+/// limit (the normals' 16-bit octahedral step may move a few shaded
 /// pixels); the static pose exceeds it.
 #[test]
 fn the_picture_is_live_skinnings_with_shadows() {
@@ -239,11 +240,19 @@ fn the_picture_is_live_skinnings_with_shadows() {
     };
     let live = render(TechniqueKind::Skinning);
     let computed = render(TechniqueKind::ComputeSkinning);
+    let bones = render(TechniqueKind::BoneTexture);
+    let computed_bones = render(TechniqueKind::ComputeBoneTexture);
     let still = render(TechniqueKind::Static);
     common::assert_images_agree(
         "with shadows, live skinning as the reference: ",
         &live,
         &[("compute skinning", &computed)],
+        &still,
+    );
+    common::assert_images_agree(
+        "with shadows, the bone texture as the reference: ",
+        &bones,
+        &[("compute skinning from the bone texture", &computed_bones)],
         &still,
     );
 }

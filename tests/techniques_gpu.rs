@@ -106,7 +106,9 @@ fn vertex_function(kind: TechniqueKind) -> (String, &'static str) {
         TechniqueKind::BoneTexture => "bone_vertex(q.vertex, q.clip, q.t, true)",
         TechniqueKind::Cpu => "cpu_vertex(q.vertex, q.instance)",
         TechniqueKind::Static => "static_vertex(q.vertex)",
-        TechniqueKind::ComputeSkinning => "compute_skinned_vertex(q.vertex, q.instance)",
+        TechniqueKind::ComputeSkinning | TechniqueKind::ComputeBoneTexture => {
+            "compute_skinned_vertex(q.vertex, q.instance)"
+        }
     };
     let module = kind
         .crowd_module()
@@ -157,7 +159,10 @@ fn every_technique_matches_cpu_skinning_on_the_gpu() {
         // Compute skinning skins only what some view draws, at the levels
         // it is drawn at (tests/compute_skinning_gpu.rs checks that); with
         // culling and LOD off every instance is drawn whole.
-        let whole = kind == TechniqueKind::ComputeSkinning;
+        let whole = matches!(
+            kind,
+            TechniqueKind::ComputeSkinning | TechniqueKind::ComputeBoneTexture
+        );
         view.renderer.set_cull_settings(CullSettings {
             culling: !whole,
             lod: !whole,
@@ -189,7 +194,9 @@ fn every_technique_matches_cpu_skinning_on_the_gpu() {
         }
         let got = run_queries(&view, &queries);
         let bound = match kind {
-            TechniqueKind::Vat | TechniqueKind::BoneTexture => bake_bound,
+            TechniqueKind::Vat | TechniqueKind::BoneTexture | TechniqueKind::ComputeBoneTexture => {
+                bake_bound
+            }
             _ => 1e-4 * size,
         };
         let mut worst = 0.0f32;

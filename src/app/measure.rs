@@ -10,9 +10,10 @@ pub const RUN: Duration = Duration::from_secs(2);
 /// Frames dropped after each switch (pipeline builds, first uploads).
 pub const WARM_UP_FRAMES: u32 = 3;
 /// The ratios shown after a measurement: `a ÷ b`.
-pub const RATIOS: [(TechniqueKind, TechniqueKind); 3] = [
+pub const RATIOS: [(TechniqueKind, TechniqueKind); 4] = [
     (TechniqueKind::Skinning, TechniqueKind::Vat),
     (TechniqueKind::ComputeSkinning, TechniqueKind::Vat),
+    (TechniqueKind::ComputeBoneTexture, TechniqueKind::Vat),
     (TechniqueKind::Vat, TechniqueKind::Static),
 ];
 

@@ -152,6 +152,9 @@ pub struct Ratios {
     /// Compute skinning ÷ VAT, per count (above 1: VAT is faster).
     #[serde(default)]
     pub compute_skinning_over_vat: Vec<RatioAtCount>,
+    /// Compute skinning from the bone texture ÷ VAT, per count.
+    #[serde(default)]
+    pub compute_bone_texture_over_vat: Vec<RatioAtCount>,
     pub vat_cpu_largest_over_smallest: Option<ScaleRatio>,
     /// With `--compare-culling`: each technique with the run's culling and
     /// LOD ÷ with both off (below 1: culling and LOD save).
@@ -243,6 +246,7 @@ impl BenchReport {
             skinning_over_vat: self.ratios_between("skinning", "vat"),
             vat_over_static: self.ratios_between("vat", "static"),
             compute_skinning_over_vat: self.ratios_between("compute-skinning", "vat"),
+            compute_bone_texture_over_vat: self.ratios_between("compute-bone-texture", "vat"),
             vat_cpu_largest_over_smallest: scale,
             culled_over_unculled: self.culled_over_unculled(),
         };
@@ -340,6 +344,10 @@ impl BenchReport {
             ("live skinning ÷ VAT", &rs.skinning_over_vat),
             ("VAT ÷ static", &rs.vat_over_static),
             ("compute skinning ÷ VAT", &rs.compute_skinning_over_vat),
+            (
+                "compute skinning (bone texture) ÷ VAT",
+                &rs.compute_bone_texture_over_vat,
+            ),
         ] {
             if list.is_empty() {
                 let _ = writeln!(s, "{title}: n/a (not both measured)");

@@ -65,7 +65,55 @@ pub fn compute_cap(vertices: usize, levels: usize, limit: u64) -> u32 {
         .min(u32::MAX as u64) as u32
 }
 
-pub struct ComputeSkinningTechnique {
+/// Where the skin pass's palettes come from: the CPU's sampling
+/// ([`CpuPalettes`], this technique) or the bone texture on the GPU
+/// (`compute_bone_texture`).
+pub trait PaletteSource: Sized {
+    /// The technique it makes.
+    const KIND: TechniqueKind;
+    fn new(ctx: &BuildContext<'_>, crowd_layout: &wgpu::BindGroupLayout) -> Result<Self, RenderError>;
+    /// Before the pass: fills (or only sizes) `palettes` for instances
+    /// `0..count`; returns the bytes uploaded and whether the buffer was
+    /// replaced.
+    fn fill(&mut self, palettes: &mut PaletteSampler, ctx: &FrameContext<'_>, count: u32) -> (u64, bool);
+    /// The pass's state or the palettes were replaced: bind them again.
+    fn bind(&mut self, _device: &wgpu::Device, _state: &wgpu::Buffer, _palettes: &wgpu::Buffer) {}
+    /// Its own dispatch, after the marking and before the skinning, for
+    /// `instances` of `joints` joints.
+    fn dispatch(
+        &self,
+        _pass: &mut wgpu::ComputePass<'_>,
+        _groups: [&wgpu::BindGroup; 2],
+        _instances: u32,
+        _joints: u32,
+    ) {
+    }
+    /// Bytes of its own GPU resources.
+    fn gpu_bytes(&self) -> u64 {
+        0
+    }
+}
+
+/// Live skinning's palettes, sampled for every drawn instance on the CPU.
+pub struct CpuPalettes;
+
+impl PaletteSource for CpuPalettes {
+    const KIND: TechniqueKind = TechniqueKind::ComputeSkinning;
+
+    fn new(_: &BuildContext<'_>, _: &wgpu::BindGroupLayout) -> Result<Self, RenderError> {
+        Ok(Self)
+    }
+
+    fn fill(&mut self, palettes: &mut PaletteSampler, ctx: &FrameContext<'_>, count: u32) -> (u64, bool) {
+        palettes.update(ctx, count)
+    }
+}
+
+/// Compute skinning from the CPU's palettes.
+pub type ComputeSkinningTechnique = ComputeSkinning<CpuPalettes>;
+
+pub struct ComputeSkinning<P> {
+    source: P,
     palettes: PaletteSampler,
     skin: SkinData,
     clip_table: wgpu::Buffer,
@@ -90,17 +138,15 @@ pub struct ComputeSkinningTechnique {
     blend: bool,
 }
 
-impl ComputeSkinningTechnique {
-    fn new(ctx: &BuildContext<'_>) -> Self {
+impl<P: PaletteSource> ComputeSkinning<P> {
+    fn new(ctx: &BuildContext<'_>) -> Result<Self, RenderError> {
         let device = ctx.device;
         let palettes = PaletteSampler::new(ctx, "compute skinning palettes");
         let layout = gpu::Layouts::new(device);
-        let (crowd, pipelines) = ctx.crowd_pipeline(
-            "compute skinning",
-            TechniqueKind::ComputeSkinning.crowd_module(),
-            &layout.draw,
-        );
-        let pass = SkinPass::new(ctx, layout, crowd.layout());
+        let (crowd, pipelines) =
+            ctx.crowd_pipeline(P::KIND.name(), P::KIND.crowd_module(), &layout.draw);
+        let source = P::new(ctx, crowd.layout())?;
+        let pass = SkinPass::new(ctx, P::KIND, layout, crowd.layout());
         let vertices = ctx.model.vertex_count();
         let limit = ctx
             .caps
@@ -108,7 +154,8 @@ impl ComputeSkinningTechnique {
             .min(ctx.caps.max_buffer_size);
         let cap = compute_cap(vertices, pass.level_lengths.len(), limit)
             .min(palettes.max_palettes());
-        Self {
+        Ok(Self {
+            source,
             palettes,
             skin: SkinData::new(device, ctx.model, "compute skinning skin data"),
             clip_table: clip_buffer(device, "compute skinning clip table", ctx.clip_table),
@@ -131,7 +178,7 @@ impl ComputeSkinningTechnique {
             vertices,
             drawn: 0,
             blend: false,
-        }
+        })
     }
 
     /// The buffers for `count` instances (grown geometrically, up to the
@@ -154,6 +201,7 @@ impl ComputeSkinningTechnique {
         if out.skin.is_none() || palettes_replaced {
             let skin = [&self.skin.vertices, &self.skin.info];
             out.skin = Some(self.pass.skin_group(device, out, palettes, skin));
+            self.source.bind(device, &out.state, palettes);
         }
     }
 
@@ -175,13 +223,13 @@ impl ComputeSkinningTechnique {
     }
 }
 
-impl Technique for ComputeSkinningTechnique {
+impl<P: PaletteSource> Technique for ComputeSkinning<P> {
     fn build(ctx: &BuildContext<'_>) -> Result<Self, RenderError> {
-        Ok(Self::new(ctx))
+        Self::new(ctx)
     }
 
     fn kind(&self) -> TechniqueKind {
-        TechniqueKind::ComputeSkinning
+        P::KIND
     }
 
     fn prepare(&mut self, ctx: &FrameContext<'_>) -> Prepared {
@@ -192,7 +240,7 @@ impl Technique for ComputeSkinningTechnique {
             .count()
             .min(self.cap)
             .min(self.palettes.max_palettes() / per_instance);
-        let (bytes, replaced) = self.palettes.update(ctx, count);
+        let (bytes, replaced) = self.source.fill(&mut self.palettes, ctx, count);
         self.ensure_output(ctx.device, count, replaced);
         self.drawn = count;
         self.blend = per_instance == 2;
@@ -290,6 +338,9 @@ impl Technique for ComputeSkinningTechnique {
                 pass.set_bind_group(2, crowd_group, &[]);
                 pass.dispatch_workgroups(groups_for(self.drawn), 1, 1);
             }
+            let joints = self.palettes.joints() as u32;
+            self.source
+                .dispatch(&mut pass, [frame_group, crowd_group], self.drawn, joints);
             pass.set_pipeline(&self.pass.pipelines.args);
             pass.set_bind_group(1, &out.args, &[]);
             pass.dispatch_workgroups(1, 1, 1);
@@ -381,7 +432,8 @@ impl Technique for ComputeSkinningTechnique {
             + self.skin.bytes
             + self.clip_table.size()
             + self.pass.gpu_bytes()
-            + HEADER_BYTES
+            + self.source.gpu_bytes()
+            + 3 * HEADER_BYTES
     }
 
     fn cap(&self) -> Option<u32> {

@@ -106,6 +106,7 @@ techniques! {
     Cpu => cpu::CpuSkinningTechnique, "cpu", "CPU skinning", [];
     Static => static_pose::StaticTechnique, "static", "Static (no animation)", [];
     ComputeSkinning => compute_skinning::ComputeSkinningTechnique, "compute-skinning", "Compute skinning (once per frame)", [];
+    ComputeBoneTexture => compute_bone_texture::ComputeBoneTextureTechnique, "compute-bone-texture", "Compute skinning from the bone texture", [];
 }
 
 impl Default for TechniqueKind {

@@ -79,6 +79,31 @@ impl PaletteSampler {
         self.buffer.as_ref().map_or(0, |b| b.size())
     }
 
+    /// Sizes the buffer for instances `0..count` without sampling them
+    /// (the GPU makes them: compute skinning from the bone texture); true
+    /// when it was replaced.
+    pub fn reserve(&mut self, ctx: &FrameContext<'_>, count: u32) -> bool {
+        let joints = count as u64 * Self::per_instance(ctx) as u64 * self.joints() as u64;
+        self.grow(ctx.device, joints * JOINT_ROWS_BYTES)
+    }
+
+    /// Grows the buffer to hold `bytes`; true when it was replaced.
+    fn grow(&mut self, device: &wgpu::Device, bytes: u64) -> bool {
+        let grown = grow_buffer(
+            device,
+            self.buffer.as_ref(),
+            self.label,
+            bytes.max(JOINT_ROWS_BYTES),
+            self.max_binding,
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        );
+        let replaced = grown.is_some();
+        if grown.is_some() {
+            self.buffer = grown;
+        }
+        replaced
+    }
+
     /// Samples and uploads the palettes of instances `0..count` (already
     /// capped by the caller to [`Self::max_palettes`] /
     /// [`Self::per_instance`]). Returns the bytes uploaded and whether the
@@ -136,20 +161,7 @@ impl PaletteSampler {
             self.batch.palettes(model, palettes, at, &mut self.palettes);
         }
         let bytes = needed as u64 * JOINT_ROWS_BYTES;
-        let replaced = match grow_buffer(
-            ctx.device,
-            self.buffer.as_ref(),
-            self.label,
-            bytes.max(JOINT_ROWS_BYTES),
-            self.max_binding,
-            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-        ) {
-            Some(buffer) => {
-                self.buffer = Some(buffer);
-                true
-            }
-            None => false,
-        };
+        let replaced = self.grow(ctx.device, bytes);
         if let Some(buffer) = &self.buffer {
             // All palettes in one upload.
             ctx.queue

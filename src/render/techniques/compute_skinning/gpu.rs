@@ -240,15 +240,17 @@ fn list_group(
 }
 
 impl SkinPass {
-    /// The pass for the model of `ctx` over `layouts` (the draws' among
-    /// them); `crowd_layout` is the crowd's group 2.
+    /// The pass of technique `kind` (its crowd module holds the entries)
+    /// for the model of `ctx` over `layouts` (the draws' among them);
+    /// `crowd_layout` is the crowd's group 2.
     pub fn new(
         ctx: &BuildContext<'_>,
+        kind: TechniqueKind,
         layouts: Layouts,
         crowd_layout: &wgpu::BindGroupLayout,
     ) -> Self {
         let device = ctx.device;
-        let module = TechniqueKind::ComputeSkinning.crowd_module().create(device);
+        let module = kind.crowd_module().create(device);
         let l = &layouts;
         let pipelines = Pipelines {
             mark: compute_pipeline(
