@@ -217,6 +217,42 @@ fn skinned_vertices_are_cpu_skinning_of_what_the_views_draw() {
         "{} skinned vertices compared: worst position error {worst_p:.2e} (size {size:.3}), normal {worst_n:.2e}",
         queries.len()
     );
+
+    // Drawn one level at a time (no multi-draw): the same lists, the same
+    // instances skinned.
+    view.renderer.culler_mut().multi_draw = false;
+    view.renderer.culler_mut().reset_lists();
+    view.render(&s).expect("render");
+    let again = view.renderer.wait_for_pass_stats().expect("stats");
+    assert_eq!(again.instances, stats.instances, "per-level draws");
+    assert_eq!(again.vertices, stats.vertices, "per-level draws");
+}
+
+/// Compute skinning from the bone texture does no CPU work per instance:
+/// what it writes to the GPU per frame does not grow with the crowd, while
+/// compute skinning from the CPU's palettes uploads each instance's.
+#[test]
+fn bone_palettes_upload_nothing_per_instance() {
+    let Some((mut view, prepared)) = setup(ModelChoice::Horse, 8, (64, 64)) else {
+        return;
+    };
+    let s = settings();
+    let mut upload = |kind, count| {
+        view.renderer.set_technique(kind).expect("technique builds");
+        view.renderer.set_count(count).expect("count");
+        view.render(&s).expect("render");
+        view.renderer.costs().upload_bytes
+    };
+    let bones = [8, 32].map(|n| upload(TechniqueKind::ComputeBoneTexture, n));
+    let palettes = [8, 32].map(|n| upload(TechniqueKind::ComputeSkinning, n));
+    let joints = prepared.model.palette.len() as u64;
+    eprintln!("uploads at 8 and 32 horses: bone texture {bones:?}, CPU palettes {palettes:?}");
+    assert_eq!(bones[0], bones[1], "flat with the bone texture");
+    assert_eq!(
+        palettes[1] - palettes[0],
+        24 * joints * 48,
+        "a palette per horse"
+    );
 }
 
 /// The same crowd at the same instant drawn by compute skinning and by
