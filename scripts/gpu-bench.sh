@@ -2,7 +2,8 @@
 # Builds Stampede and benchmarks every technique on a headless Linux machine
 # with a real GPU (NVIDIA), counts up to 1,000,000, writing JSON, CSV, the
 # chart and the printed table to OUTDIR; then the VAT precisions, and VAT
-# and static with culling and LOD on and off up to 1,000,000.
+# and static with culling and LOD on and off up to 1,000,000; then VAT
+# against the skinning techniques with shadows off and on (the last step).
 #
 #   scripts/gpu-bench.sh OUTDIR
 #
@@ -83,4 +84,16 @@ for mode in on-on on-off off-off; do
     "$bin" bench --techniques vat,static --counts 10000,100000,1000000 --frames "$frames" \
         --warmup "$warmup" --size "$size" --budget-s 60 --culling "$culling" --lod "$lod" \
         --json "$out/cull-$mode.json" 2>&1 | tee "$out/cull-$mode.txt"
+done
+
+# --- Is VAT worth it? (docs/benchmarks.md, "Is VAT worth it?") ---
+# VAT against the skinning techniques, the compute-skinning pair among them
+# (their skin pass is timed apart: technique_gpu_ms), with culling and LOD
+# on, shadows off and on (one pass against four), at 1,000 to 100,000
+# horses. At most 2 × 30 s of budget.
+for shadows in off on; do
+    "$bin" bench --techniques vat,skinning,bone-texture,compute-skinning,compute-bone-texture \
+        --counts 1000,10000,100000 --frames 20 --warmup 3 --size "$size" --budget-s 30 \
+        --shadows "$shadows" --json "$out/worth-shadows-$shadows.json" 2>&1 \
+        | tee "$out/worth-shadows-$shadows.txt"
 done

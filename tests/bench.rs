@@ -148,7 +148,7 @@ fn small_bench_writes_valid_json_csv_and_chart() {
     assert_eq!(csv.lines().count(), 5, "header + 4 rows:\n{csv}");
     assert!(
         csv.lines().next().is_some_and(|h| h
-            .ends_with(",visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances")),
+            .ends_with(",visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices")),
         "{csv}"
     );
     assert_eq!(v["culling"], serde_json::json!(true));

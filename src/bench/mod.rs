@@ -381,6 +381,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                         .then(|| percentiles(&samples.technique_gpu, &name, count))
                         .transpose()?,
                     pass_instances: pass.map(|p| p.instances),
+                    pass_vertices: pass.map(|p| p.vertices),
                     wall_ms: percentiles(&samples.wall, &name, count)?,
                     technique_cpu_ms: percentiles(&samples.technique_cpu, &name, count)?,
                     behaviour_cpu_ms: percentiles(&samples.behaviour_cpu, &name, count)?,

@@ -90,6 +90,9 @@ pub struct RunResult {
     /// skinning: each instance some view drew, skinned once).
     #[serde(default)]
     pub pass_instances: Option<u32>,
+    /// Vertex invocations that pass launched in that frame.
+    #[serde(default)]
+    pub pass_vertices: Option<u64>,
     /// The whole frame, including the wait for the GPU.
     pub wall_ms: Percentiles,
     /// The technique's own share of `cpu_ms`: sampling, skinning, uploads,
@@ -401,7 +404,7 @@ impl BenchReport {
     /// One CSV row per result, with a header.
     pub fn csv(&self) -> String {
         let mut s = String::from(
-            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances\n",
+            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices\n",
         );
         let cells = |p: Option<&Percentiles>| match p {
             Some(p) => format!("{:.4},{:.4},{:.4}", p.p50, p.p90, p.p99),
@@ -410,7 +413,7 @@ impl BenchReport {
         for r in &self.results {
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 r.technique,
                 r.count,
                 r.drawn,
@@ -424,7 +427,8 @@ impl BenchReport {
                 r.triangles,
                 cells(r.shadow_gpu_ms.as_ref()),
                 cells(r.technique_gpu_ms.as_ref()),
-                r.pass_instances.map_or(String::new(), |n| n.to_string())
+                r.pass_instances.map_or(String::new(), |n| n.to_string()),
+                r.pass_vertices.map_or(String::new(), |n| n.to_string())
             );
         }
         s

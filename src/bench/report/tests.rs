@@ -22,6 +22,7 @@ fn result(technique: &str, count: u32, cpu: f64, wall: f64, gpu: Option<f64>) ->
         shadow_gpu_ms: None,
         technique_gpu_ms: None,
         pass_instances: None,
+        pass_vertices: None,
         wall_ms: p(wall),
         technique_cpu_ms: p(cpu / 2.0),
         behaviour_cpu_ms: p(0.0),
