@@ -117,6 +117,18 @@ pub struct RunResult {
     pub unculled: bool,
 }
 
+impl RunResult {
+    /// The p50s of every timed pass added up: the scene pass, the shadow
+    /// passes and the technique's own (what the ratios' GPU compares, so a
+    /// technique that moves work out of the scene pass is not flattered);
+    /// `None` without timestamps.
+    pub fn gpu_total_ms(&self) -> Option<f64> {
+        let scene = self.gpu_ms.as_ref()?.p50;
+        let other = |p: &Option<Percentiles>| p.as_ref().map_or(0.0, |p| p.p50);
+        Some(scene + other(&self.shadow_gpu_ms) + other(&self.technique_gpu_ms))
+    }
+}
+
 /// One technique at one count: culled (the report's settings) ÷ unculled.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CullRatio {
@@ -127,7 +139,8 @@ pub struct CullRatio {
     pub gpu_ms: Option<f64>,
 }
 
-/// A ratio of p50 frame times at one count; `null` where a side is missing.
+/// A ratio of p50 frame times at one count (GPU: of every timed pass,
+/// [`RunResult::gpu_total_ms`]); `null` where a side is missing.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RatioAtCount {
     pub count: u32,
@@ -222,7 +235,7 @@ impl BenchReport {
                     count,
                     wall_ms: ratio(Some(a.wall_ms.p50), Some(b.wall_ms.p50)),
                     cpu_ms: ratio(Some(a.cpu_ms.p50), Some(b.cpu_ms.p50)),
-                    gpu_ms: ratio(a.gpu_ms.map(|g| g.p50), b.gpu_ms.map(|g| g.p50)),
+                    gpu_ms: ratio(a.gpu_total_ms(), b.gpu_total_ms()),
                 })
             })
             .collect()
@@ -266,7 +279,7 @@ impl BenchReport {
                     count: b.count,
                     wall_ms: ratio(Some(a.wall_ms.p50), Some(b.wall_ms.p50)),
                     cpu_ms: ratio(Some(a.cpu_ms.p50), Some(b.cpu_ms.p50)),
-                    gpu_ms: ratio(a.gpu_ms.map(|g| g.p50), b.gpu_ms.map(|g| g.p50)),
+                    gpu_ms: ratio(a.gpu_total_ms(), b.gpu_total_ms()),
                 })
             })
             .collect()
