@@ -8,7 +8,9 @@
 #      (culling, LOD, the far field, shadows), then the same frame with the
 #      far field off, then with culling, LOD and shadows off;
 #   2. every technique at 10,000 horses (the defaults);
-#   3. the far field at 10,000 and 100,000 (with and without it);
+#   3. the far field at 10,000 and 100,000 (with and without it), then VAT
+#      against the skinning techniques (compute skinning among them),
+#      shadows off and on;
 #   4. then, while time is left: the VAT precisions, culling and LOD at up
 #      to 1,000,000, the bake timings.
 #
@@ -102,6 +104,14 @@ step million-all-off 60 --techniques vat --counts 1000000 "${herd[@]}" --frames 
 step techniques-10k 60 --counts 10000 "${herd[@]}"
 # 3. The far field with and without, at 10,000 and 100,000 (VAT and static).
 step far-field 60 --techniques vat,static --counts 10000,100000 "${herd[@]}" --compare-far-field
+# 3b. Is VAT worth it? (docs/benchmarks.md): VAT against the skinning
+# techniques, the compute-skinning pair among them (their skin pass is timed
+# apart: technique_gpu_ms), shadows off and on, 1,000 to 100,000 horses.
+for shadows in off on; do
+    step "worth-shadows-$shadows" 30 \
+        --techniques vat,skinning,bone-texture,compute-skinning,compute-bone-texture \
+        --counts 1000,10000,100000 --frames 20 --warmup 3 --size "$size" --shadows "$shadows"
+done
 # 4. While time is left.
 for precision in f16 packed f32; do
     step "precision-$precision" 25 --techniques vat,static --counts 100000,1000000 \

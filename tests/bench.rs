@@ -138,6 +138,7 @@ fn small_bench_writes_valid_json_csv_and_chart() {
         positive(&r["cpu_ms"], "vat_over_static.cpu_ms");
     }
     assert_eq!(ratios["skinning_over_vat"], serde_json::json!([]));
+    assert_eq!(ratios["compute_skinning_over_vat"], serde_json::json!([]));
     let scale = &ratios["vat_cpu_largest_over_smallest"];
     assert_eq!(scale["smallest_count"], 10);
     assert_eq!(scale["largest_count"], 30);
@@ -147,7 +148,7 @@ fn small_bench_writes_valid_json_csv_and_chart() {
     assert_eq!(csv.lines().count(), 5, "header + 4 rows:\n{csv}");
     assert!(
         csv.lines().next().is_some_and(|h| h
-            .contains(",visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,")
+            .contains(",visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,")
             && h.ends_with(",shadow_casters_per_cascade,shadow_triangles_per_cascade")),
         "{csv}"
     );
@@ -242,5 +243,65 @@ fn compare_culling_measures_both_ways_in_one_run() {
         .expect("ratios");
     assert_eq!(ratios.len(), 1);
     positive(&ratios[0]["wall_ms"], "culled_over_unculled.wall_ms");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Compute skinning is measured with its skin pass: that pass's GPU time
+/// apart from the scene pass's, the instances it skinned, and the compute
+/// skinning ÷ VAT ratio; VAT has no such pass.
+#[test]
+fn compute_skinning_is_measured_with_its_skin_pass() {
+    if gpu_common::gpu_or_skip("compute_skinning_is_measured_with_its_skin_pass").is_none() {
+        return;
+    }
+    let dir = out_dir("bench-compute");
+    let json = dir.join("c.json");
+    let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
+        .args([
+            "bench",
+            "--techniques",
+            "vat,compute-skinning",
+            "--counts",
+            "20",
+            "--frames",
+            "2",
+            "--warmup",
+            "1",
+            "--size",
+            "160x90",
+        ])
+        .arg("--json")
+        .arg(&json)
+        .env("XDG_RUNTIME_DIR", &dir)
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "bench failed:\n{stdout}");
+    assert!(stdout.contains("compute skinning ÷ VAT at"), "{stdout}");
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("valid JSON");
+    let results = v["results"].as_array().expect("results");
+    let find = |t: &str| {
+        results
+            .iter()
+            .find(|r| r["technique"] == t)
+            .unwrap_or_else(|| panic!("no {t} result: {v}"))
+    };
+    let (vat, computed) = (find("vat"), find("compute-skinning"));
+    assert!(vat["technique_gpu_ms"].is_null() && vat["pass_instances"].is_null());
+    let skinned = computed["pass_instances"]
+        .as_u64()
+        .expect("instances skinned");
+    assert!((1..=20).contains(&skinned), "{skinned} skinned");
+    assert_eq!(
+        computed["technique_gpu_ms"].is_null(),
+        computed["gpu_ms"].is_null(),
+        "the skin pass is timed where the scene pass is: {computed}"
+    );
+    let ratios = v["ratios"]["compute_skinning_over_vat"]
+        .as_array()
+        .expect("ratios");
+    assert_eq!(ratios.len(), 1);
+    positive(&ratios[0]["wall_ms"], "compute_skinning_over_vat.wall_ms");
     let _ = std::fs::remove_dir_all(&dir);
 }

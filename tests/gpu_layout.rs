@@ -8,7 +8,9 @@ use stampede::crowd::flock::{Boid, FlockUniform};
 use stampede::crowd::herd::HerdTable;
 use stampede::crowd::shadow::{CasterUniform, ShadowUniform};
 use stampede::crowd::{FrameUniform, Instance};
-use stampede::render::gpu_data::{SkinInfo, SkinVertex, StaticVertex, VatClipGpu, VatPackingGpu};
+use stampede::render::gpu_data::{
+    SkinInfo, SkinParams, SkinVertex, SkinnedVertex, StaticVertex, VatClipGpu, VatPackingGpu,
+};
 use stampede::render::{TechniqueKind, shaders};
 use std::mem::{offset_of, size_of};
 use wgpu::naga;
@@ -332,6 +334,27 @@ fn rust_mirrors_match_their_wgsl_structs() {
         }),
         &wgsl_layout(&cull, "CullParams"),
     ));
+    let computed = TechniqueKind::ComputeSkinning
+        .crowd_module()
+        .source()
+        .expect("composes");
+    problems.extend(compare(
+        "SkinnedVertex",
+        &rust_layout!(SkinnedVertex { position, normal }),
+        &wgsl_layout(&computed, "SkinnedVertex"),
+    ));
+    problems.extend(compare(
+        "SkinParams",
+        &rust_layout!(SkinParams {
+            region,
+            levels,
+            direct,
+            index_mask,
+            level,
+            _pad,
+        }),
+        &wgsl_layout(&computed, "SkinParams"),
+    ));
     let packed = shaders::VAT_PACKED.source().expect("composes");
     problems.extend(compare(
         "VatPacking",
@@ -449,4 +472,33 @@ fn herd_static_data_sizes_match() {
         PATH_SAMPLES
     );
     assert_eq!(wgsl_u32(&source, "HERD_BAND_MAX"), BAND_MAX);
+}
+
+/// The skin pass's state and level data are laid out with the Rust side's
+/// numbers, in both compute-skinning techniques' modules.
+#[test]
+fn skin_pass_numbers_match() {
+    use stampede::render::techniques::compute_skinning as cs;
+    for kind in [
+        TechniqueKind::ComputeSkinning,
+        TechniqueKind::ComputeBoneTexture,
+    ] {
+        let source = kind.crowd_module().source().expect("composes");
+        for (name, rust) in [
+            ("MAX_SKIN_LEVELS", cs::MAX_SKIN_LEVELS as u32),
+            ("STATE_SLOTS", cs::STATE_SLOTS),
+            ("STATE_COUNT", cs::STATE_COUNT),
+            ("STATE_CAPACITY", cs::STATE_CAPACITY),
+            ("STATE_BLEND", cs::STATE_BLEND),
+            ("STATE_HEADER", cs::STATE_HEADER),
+            ("LEVELS_SPANS", cs::LEVELS_SPANS),
+            ("LEVELS_HEADER", cs::LEVELS_HEADER),
+        ] {
+            assert_eq!(wgsl_u32(&source, name), rust, "{kind}: {name}");
+        }
+    }
+    // The level spans fit between the spans' start and the lists.
+    assert!(cs::LEVELS_SPANS as usize + 2 * cs::MAX_SKIN_LEVELS <= cs::LEVELS_HEADER as usize);
+    // A level count of its own per level, then the slots, below the header.
+    assert!(cs::MAX_SKIN_LEVELS as u32 <= cs::STATE_SLOTS && cs::STATE_BLEND < cs::STATE_HEADER);
 }

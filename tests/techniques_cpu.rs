@@ -15,7 +15,18 @@ use stampede::{assets, skin};
 #[test]
 fn technique_names_parse_on_the_command_line() {
     let names: Vec<&str> = TechniqueKind::ALL.iter().map(|k| k.name()).collect();
-    assert_eq!(names, ["vat", "skinning", "bone-texture", "cpu", "static"]);
+    assert_eq!(
+        names,
+        [
+            "vat",
+            "skinning",
+            "bone-texture",
+            "cpu",
+            "static",
+            "compute-skinning",
+            "compute-bone-texture"
+        ]
+    );
     for &k in TechniqueKind::ALL {
         assert_eq!(TechniqueKind::from_str(k.name(), false), Ok(k));
     }

@@ -8,6 +8,7 @@ use gpu_common as common;
 
 use glam::Vec3;
 use stampede::crowd::FrameSettings;
+use stampede::crowd::cull::CullSettings;
 use stampede::crowd::setup::{Loaded, ModelChoice, load};
 use stampede::crowd::{self, instance_clip_time, pose_time};
 use stampede::render::headless::{self, Headless, RgbaImage};
@@ -105,6 +106,9 @@ fn vertex_function(kind: TechniqueKind) -> (String, &'static str) {
         TechniqueKind::BoneTexture => "bone_vertex(q.vertex, q.clip, q.t, true)",
         TechniqueKind::Cpu => "cpu_vertex(q.vertex, q.instance)",
         TechniqueKind::Static => "static_vertex(q.vertex)",
+        TechniqueKind::ComputeSkinning | TechniqueKind::ComputeBoneTexture => {
+            "compute_skinned_vertex(q.vertex, q.instance)"
+        }
     };
     let module = kind
         .crowd_module()
@@ -152,6 +156,18 @@ fn every_technique_matches_cpu_skinning_on_the_gpu() {
     let size = vat.report.diagonal;
     let bake_bound = vat.report.interpolation + vat.report.quantization + 1e-5 * size;
     for &kind in TechniqueKind::ALL {
+        // Compute skinning skins only what some view draws, at the levels
+        // it is drawn at (tests/compute_skinning_gpu.rs checks that); with
+        // culling and LOD off every instance is drawn whole.
+        let whole = matches!(
+            kind,
+            TechniqueKind::ComputeSkinning | TechniqueKind::ComputeBoneTexture
+        );
+        view.renderer.set_cull_settings(CullSettings {
+            culling: !whole,
+            lod: !whole,
+            ..CullSettings::default()
+        });
         render(&mut view, kind, &s);
         let frame = view.renderer.last_frame.expect("a frame was drawn");
         let clips = &vat.clips;
@@ -178,7 +194,9 @@ fn every_technique_matches_cpu_skinning_on_the_gpu() {
         }
         let got = run_queries(&view, &queries);
         let bound = match kind {
-            TechniqueKind::Vat | TechniqueKind::BoneTexture => bake_bound,
+            TechniqueKind::Vat | TechniqueKind::BoneTexture | TechniqueKind::ComputeBoneTexture => {
+                bake_bound
+            }
             _ => 1e-4 * size,
         };
         let mut worst = 0.0f32;

@@ -1,45 +1,16 @@
 // Baked bone texture ("animation instancing"): every frame's palette stored
-// once; the vertex shader fetches the two neighbouring frames' four joint
-// matrices, lerps and blends them. The clip table's `first_row` is the
-// clip's first row in this texture; the frame mapping is the VAT's.
-// requires: skin behaviour
-
-// Row = frame, texels 3j..3j+3 = joint j's affine rows (RGBA32F).
-@group(1) @binding(0) var bone_texture: texture_2d<f32>;
-
-fn bone_joint(row: u32, j: u32) -> mat3x4<f32> {
-    let x = i32(3u * j);
-    let y = i32(row);
-    return mat3x4<f32>(
-        textureLoad(bone_texture, vec2<i32>(x, y), 0),
-        textureLoad(bone_texture, vec2<i32>(x + 1, y), 0),
-        textureLoad(bone_texture, vec2<i32>(x + 2, y), 0),
-    );
-}
+// once (bones.wgsl); the vertex shader fetches the two neighbouring frames'
+// four joint matrices, lerps and blends them.
+// requires: skin bones behaviour
 
 // The blended joint matrix of vertex `sv` for clip `clip_index` at clip
 // time `t`: the lerp of the two neighbouring baked palettes (or the nearest
 // when not interpolating).
 fn bone_matrix(sv: SkinVertex, clip_index: u32, t: f32, interpolate: bool, joints: u32) -> mat3x4<f32> {
-    let clip = vat_clips[clip_index];
-    let frame = vat_frame(clip, t);
-    let last = clip.frame_count - 1u;
-    var f0 = min(u32(floor(frame)), last);
-    var f1 = min(f0 + 1u, last);
-    var w = frame - f32(f0);
-    if !interpolate {
-        f0 = min(u32(frame + 0.5), last);
-        f1 = f0;
-        w = 0.0;
-    }
-    let row0 = clip.first_row + f0;
-    let row1 = clip.first_row + f1;
+    let f = bone_frames(clip_index, t, interpolate);
     var m = mat3x4<f32>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
     for (var k = 0u; k < 4u; k++) {
-        let j = skin_joint(sv, k, joints);
-        let a = bone_joint(row0, j);
-        let b = bone_joint(row1, j);
-        m += (a * (1.0 - w) + b * w) * sv.weights[k];
+        m += bone_frames_joint(f, skin_joint(sv, k, joints)) * sv.weights[k];
     }
     return m;
 }

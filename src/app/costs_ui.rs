@@ -39,6 +39,19 @@ pub fn costs_section(ui: &mut egui::Ui, view: &CostsView<'_>) -> bool {
                 c.cpu_ms,
                 ms(c.gpu_ms)
             ));
+            if let Some(p) = c.pass {
+                ui.label(format!(
+                    "{}: {} instances, {} vertices · GPU {} ms",
+                    p.name,
+                    crate::cli::short_count(p.instances as u64),
+                    crate::cli::short_count(p.vertices),
+                    ms(p.gpu_ms)
+                ))
+                .on_hover_text(
+                    "The technique's own compute pass, apart from the scene pass: each \
+                     instance the camera or a shadow cascade draws, skinned once",
+                );
+            }
             ui.label(format!(
                 "upload {}/frame · GPU memory {} (+ {} shared)",
                 bytes(c.upload_bytes),
@@ -75,7 +88,7 @@ pub fn costs_section(ui: &mut egui::Ui, view: &CostsView<'_>) -> bool {
             }
             if let Some(p) = view.parity {
                 ui.label(format!(
-                    "parity VAT vs live skinning: {:.2e} units ({:.3} % of size), {} instances",
+                    "parity VAT vs exact (live, compute) skinning: {:.2e} units ({:.3} % of size), {} instances",
                     p.max_error,
                     p.relative * 100.0,
                     p.instances
@@ -169,6 +182,66 @@ fn ratios(ui: &mut egui::Ui, m: &MeasureAll) {
             .strong(),
         );
     };
-    ratio(ui, TechniqueKind::Skinning, TechniqueKind::Vat);
-    ratio(ui, TechniqueKind::Vat, TechniqueKind::Static);
+    for (a, b) in super::measure::RATIOS {
+        ratio(ui, a, b);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::ui_test::Harness;
+    use crate::render::PassStats;
+
+    /// A capped technique says so, with what it drew of what was asked;
+    /// a technique with its own pass shows that pass's counts and time.
+    #[test]
+    fn the_cap_line_and_the_skin_pass_show() {
+        let measure = MeasureAll::default();
+        let view = CostsView {
+            costs: TechniqueCosts {
+                kind: TechniqueKind::ComputeSkinning,
+                drawn: 3426,
+                requested: 100_000,
+                cap: Some(3426),
+                pass: Some(PassStats {
+                    name: "skin pass",
+                    instances: 1200,
+                    vertices: 2_937_600,
+                    gpu_ms: Some(1.25),
+                }),
+                ..Default::default()
+            },
+            parity: None,
+            measure: &measure,
+        };
+        let mut h = Harness::new();
+        h.show(|ui| {
+            costs_section(ui, &view);
+        });
+        assert!(
+            h.shows("Compute skinning (once per frame) capped at 3426 of 100000"),
+            "{:?}",
+            h.labels()
+        );
+        assert!(
+            h.shows("skin pass: 1.2k instances, 2.9M vertices · GPU 1.25 ms"),
+            "{:?}",
+            h.labels()
+        );
+        let uncapped = CostsView {
+            costs: TechniqueCosts {
+                kind: TechniqueKind::Vat,
+                drawn: 10,
+                requested: 10,
+                ..Default::default()
+            },
+            ..view
+        };
+        h.show(|ui| {
+            costs_section(ui, &uncapped);
+        });
+        assert!(!h.shows("capped at"), "{:?}", h.labels());
+        assert!(!h.shows("skin pass"), "{:?}", h.labels());
+    }
 }

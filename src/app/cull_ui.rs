@@ -102,6 +102,14 @@ pub fn cull_section(ui: &mut egui::Ui, s: &mut CullSettings, view: &CullView<'_>
                 TechniqueKind::Skinning => {
                     "Culled on the GPU; the palettes are still sampled for every instance on the CPU"
                 }
+                TechniqueKind::ComputeBoneTexture => {
+                    "Culled on the GPU; only what the camera and the cascades draw gets a palette \
+                     (from the bone texture) and is skinned, once"
+                }
+                TechniqueKind::ComputeSkinning => {
+                    "Culled on the GPU; the palettes are still sampled for every instance on the CPU, \
+                     and only what the camera and the cascades draw is skinned, once"
+                }
                 _ => "Every technique goes through the same cull pass and levels",
             };
             ui.label(egui::RichText::new(note).small());

@@ -9,6 +9,13 @@ use std::time::{Duration, Instant};
 pub const RUN: Duration = Duration::from_secs(2);
 /// Frames dropped after each switch (pipeline builds, first uploads).
 pub const WARM_UP_FRAMES: u32 = 3;
+/// The ratios shown after a measurement: `a ÷ b`.
+pub const RATIOS: [(TechniqueKind, TechniqueKind); 4] = [
+    (TechniqueKind::Skinning, TechniqueKind::Vat),
+    (TechniqueKind::ComputeSkinning, TechniqueKind::Vat),
+    (TechniqueKind::ComputeBoneTexture, TechniqueKind::Vat),
+    (TechniqueKind::Vat, TechniqueKind::Static),
+];
 
 /// One technique's figures.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -20,7 +27,8 @@ pub struct MeasureRow {
     pub fps: f32,
     /// Mean CPU ms of the technique per frame.
     pub cpu_ms: f32,
-    /// Mean GPU ms of the scene pass, when timestamps exist.
+    /// Mean GPU ms of the scene pass and the technique's own pass (compute
+    /// skinning's skin pass), when timestamps exist.
     pub gpu_ms: Option<f32>,
     pub upload_mb_s: f32,
     pub memory_bytes: u64,
@@ -35,6 +43,9 @@ struct Run {
     cpu: f64,
     gpu: f64,
     gpu_frames: u32,
+    /// The technique's own pass.
+    pass_gpu: f64,
+    pass_frames: u32,
     upload: f64,
     last: TechniqueCosts,
 }
@@ -68,6 +79,8 @@ impl MeasureAll {
                     cpu: 0.0,
                     gpu: 0.0,
                     gpu_frames: 0,
+                    pass_gpu: 0.0,
+                    pass_frames: 0,
                     upload: 0.0,
                     last: TechniqueCosts::default(),
                 });
@@ -108,6 +121,10 @@ impl MeasureAll {
             run.gpu += g as f64;
             run.gpu_frames += 1;
         }
+        if let Some(g) = costs.pass.and_then(|p| p.gpu_ms) {
+            run.pass_gpu += g as f64;
+            run.pass_frames += 1;
+        }
         run.last = *costs;
         let elapsed = now.duration_since(started);
         if elapsed < RUN {
@@ -121,7 +138,10 @@ impl MeasureAll {
             drawn: run.last.drawn,
             fps: (run.measured as f64 / secs) as f32,
             cpu_ms: (run.cpu / frames) as f32,
-            gpu_ms: (run.gpu_frames > 0).then(|| (run.gpu / run.gpu_frames as f64) as f32),
+            gpu_ms: (run.gpu_frames > 0).then(|| {
+                let pass = run.pass_gpu / run.pass_frames.max(1) as f64;
+                (run.gpu / run.gpu_frames as f64 + pass) as f32
+            }),
             upload_mb_s: (run.upload / secs / 1e6) as f32,
             memory_bytes: run.last.gpu_memory_bytes,
         });
@@ -162,10 +182,7 @@ impl MeasureAll {
                 r.memory_bytes
             );
         }
-        for (a, b) in [
-            (TechniqueKind::Skinning, TechniqueKind::Vat),
-            (TechniqueKind::Vat, TechniqueKind::Static),
-        ] {
+        for (a, b) in RATIOS {
             let fmt = |v: Option<f32>| v.map_or("n/a".into(), |v| format!("{v:.3}"));
             out += &format!(
                 "{} / {}\tframe time {}\tGPU {}\n",
@@ -219,7 +236,11 @@ mod tests {
         );
         let text = m.as_text();
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines.len(), 1 + TechniqueKind::ALL.len() + 2, "{text}");
+        assert_eq!(
+            lines.len(),
+            1 + TechniqueKind::ALL.len() + RATIOS.len(),
+            "{text}"
+        );
         assert!(lines[1].starts_with("vat\t10\t10\t"), "{text}");
         assert!(
             text.contains("skinning / vat\tframe time 1.000\tGPU 1.000"),

@@ -12,7 +12,9 @@ pub const EXAMPLES: &str = "Examples:
 
 Frame times are p50/p90/p99 (nearest rank) over the measured frames, after the
 warm-up. CPU = prepare + encode + submit; GPU = timestamp queries around the
-scene pass; wall = the whole frame including a wait for the GPU to finish.";
+scene pass (the shadow passes and a technique's own pass, such as compute
+skinning's skin pass, apart); wall = the whole frame including a wait for the
+GPU to finish.";
 
 /// Arguments of `stampede bench`.
 #[derive(clap::Args, Clone, Debug)]

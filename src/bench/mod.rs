@@ -7,7 +7,8 @@
 //! (`t = frame / 60 s`, so the animation is the same on every machine). Each
 //! frame: CPU time of prepare + encode + submit, a wait for the GPU
 //! (`PollType::wait_indefinitely`), the wall time of the whole, and the GPU
-//! time of the scene pass from timestamp queries. Then percentiles, the
+//! time of the scene pass, of the shadow passes and of the technique's own
+//! pass (compute skinning's skin pass) from timestamp queries. Then percentiles, the
 //! ratios that matter, a table, and optionally JSON, CSV and a chart.
 
 pub mod args;
@@ -108,6 +109,7 @@ struct Samples {
     cpu: Vec<f64>,
     gpu: Vec<f64>,
     shadow_gpu: Vec<f64>,
+    technique_gpu: Vec<f64>,
     wall: Vec<f64>,
     technique_cpu: Vec<f64>,
     behaviour_cpu: Vec<f64>,
@@ -341,6 +343,9 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                         samples
                             .shadow_gpu
                             .extend(renderer.shadow_gpu_ms().map(f64::from));
+                        samples
+                            .technique_gpu
+                            .extend(costs.pass.and_then(|p| p.gpu_ms).map(f64::from));
                         samples.technique_cpu.push(f64::from(costs.cpu_ms));
                         samples.behaviour_cpu.push(f64::from(costs.behaviour_ms));
                         samples.upload_bytes += costs.upload_bytes;
@@ -350,6 +355,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                 let costs = renderer.costs();
                 let drew = renderer.wait_for_cull_stats();
                 let cascades = renderer.shadow_stats();
+                let pass = renderer.wait_for_pass_stats();
                 let result = RunResult {
                     technique: name.clone(),
                     count,
@@ -364,6 +370,11 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                     shadow_gpu_ms: (!samples.shadow_gpu.is_empty())
                         .then(|| percentiles(&samples.shadow_gpu, &name, count))
                         .transpose()?,
+                    technique_gpu_ms: (!samples.technique_gpu.is_empty())
+                        .then(|| percentiles(&samples.technique_gpu, &name, count))
+                        .transpose()?,
+                    pass_instances: pass.map(|p| p.instances),
+                    pass_vertices: pass.map(|p| p.vertices),
                     wall_ms: percentiles(&samples.wall, &name, count)?,
                     technique_cpu_ms: percentiles(&samples.technique_cpu, &name, count)?,
                     behaviour_cpu_ms: percentiles(&samples.behaviour_cpu, &name, count)?,

@@ -80,6 +80,18 @@ pub struct RunResult {
     /// from `gpu_ms`; `null` with shadows off or no timestamps.
     #[serde(default)]
     pub shadow_gpu_ms: Option<Percentiles>,
+    /// Timestamp queries around the technique's own pass (compute
+    /// skinning's skin pass), apart from `gpu_ms` and `shadow_gpu_ms`;
+    /// `null` for the techniques without one or with no timestamps.
+    #[serde(default)]
+    pub technique_gpu_ms: Option<Percentiles>,
+    /// Instances that pass processed in the last measured frame (compute
+    /// skinning: each instance some view drew, skinned once).
+    #[serde(default)]
+    pub pass_instances: Option<u32>,
+    /// Vertex invocations that pass launched in that frame.
+    #[serde(default)]
+    pub pass_vertices: Option<u64>,
     /// The whole frame, including the wait for the GPU.
     pub wall_ms: Percentiles,
     /// The technique's own share of `cpu_ms`: sampling, skinning, uploads,
@@ -139,6 +151,18 @@ impl RunResult {
     }
 }
 
+impl RunResult {
+    /// The p50s of every timed pass added up: the scene pass, the shadow
+    /// passes and the technique's own (what the ratios' GPU compares, so a
+    /// technique that moves work out of the scene pass is not flattered);
+    /// `None` without timestamps.
+    pub fn gpu_total_ms(&self) -> Option<f64> {
+        let scene = self.gpu_ms.as_ref()?.p50;
+        let other = |p: &Option<Percentiles>| p.as_ref().map_or(0.0, |p| p.p50);
+        Some(scene + other(&self.shadow_gpu_ms) + other(&self.technique_gpu_ms))
+    }
+}
+
 /// One technique at one count: culled (the report's settings) ÷ unculled.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CullRatio {
@@ -149,7 +173,8 @@ pub struct CullRatio {
     pub gpu_ms: Option<f64>,
 }
 
-/// A ratio of p50 frame times at one count; `null` where a side is missing.
+/// A ratio of p50 frame times at one count (GPU: of every timed pass,
+/// [`RunResult::gpu_total_ms`]); `null` where a side is missing.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RatioAtCount {
     pub count: u32,
@@ -174,6 +199,12 @@ pub struct Ratios {
     pub skinning_over_vat: Vec<RatioAtCount>,
     /// VAT ÷ static rest pose, per count (1 = animation for free).
     pub vat_over_static: Vec<RatioAtCount>,
+    /// Compute skinning ÷ VAT, per count (above 1: VAT is faster).
+    #[serde(default)]
+    pub compute_skinning_over_vat: Vec<RatioAtCount>,
+    /// Compute skinning from the bone texture ÷ VAT, per count.
+    #[serde(default)]
+    pub compute_bone_texture_over_vat: Vec<RatioAtCount>,
     pub vat_cpu_largest_over_smallest: Option<ScaleRatio>,
     /// With `--compare-culling`: each technique with the run's culling and
     /// LOD ÷ with both off (below 1: culling and LOD save).
@@ -265,7 +296,7 @@ impl BenchReport {
                     count,
                     wall_ms: ratio(Some(a.wall_ms.p50), Some(b.wall_ms.p50)),
                     cpu_ms: ratio(Some(a.cpu_ms.p50), Some(b.cpu_ms.p50)),
-                    gpu_ms: ratio(a.gpu_ms.map(|g| g.p50), b.gpu_ms.map(|g| g.p50)),
+                    gpu_ms: ratio(a.gpu_total_ms(), b.gpu_total_ms()),
                 })
             })
             .collect()
@@ -291,6 +322,8 @@ impl BenchReport {
         self.ratios = Ratios {
             skinning_over_vat: self.ratios_between("skinning", "vat"),
             vat_over_static: self.ratios_between("vat", "static"),
+            compute_skinning_over_vat: self.ratios_between("compute-skinning", "vat"),
+            compute_bone_texture_over_vat: self.ratios_between("compute-bone-texture", "vat"),
             vat_cpu_largest_over_smallest: scale,
             culled_over_unculled: self.over_baseline(|r| r.unculled),
             far_field_over_off: self.over_baseline(|r| r.far_field_off),
@@ -309,7 +342,7 @@ impl BenchReport {
                     count: b.count,
                     wall_ms: ratio(Some(a.wall_ms.p50), Some(b.wall_ms.p50)),
                     cpu_ms: ratio(Some(a.cpu_ms.p50), Some(b.cpu_ms.p50)),
-                    gpu_ms: ratio(a.gpu_ms.map(|g| g.p50), b.gpu_ms.map(|g| g.p50)),
+                    gpu_ms: ratio(a.gpu_total_ms(), b.gpu_total_ms()),
                 })
             })
             .collect()

@@ -1,7 +1,11 @@
 //! Recording a frame: the behaviour's update, the technique's preparation,
-//! the cull pass, and the scene pass with the crowd, ground and sky.
+//! the cull passes (the camera's, each shadow cascade's), the technique's
+//! own step over what they will draw, the shadow passes, and the scene pass
+//! with the crowd, ground and sky.
 
-use super::{Camera, CrowdPass, FrameContext, RenderError, Renderer, TechniqueCosts};
+use super::{
+    Camera, CrowdPass, CrowdViews, FrameContext, PassStats, RenderError, Renderer, TechniqueCosts,
+};
 use crate::crowd::cull::{CullSettings, CullView};
 use crate::crowd::shadow::{CameraFrustum, ShadowSettings};
 use crate::crowd::{FrameSettings, frame_uniform};
@@ -183,14 +187,18 @@ impl Renderer {
             &cull_view,
             cull_count,
         );
-        self.shadows.encode(
-            &ctx,
-            encoder,
-            technique.as_ref(),
-            &mut self.culler,
-            &frustum,
-            cull_count,
-        );
+        self.shadows
+            .cull(&ctx, encoder, &mut self.culler, &frustum, cull_count);
+        // The technique's own step, once every view is culled and before
+        // any pass draws (compute skinning skins what they will draw).
+        let mut views = CrowdViews::default();
+        if cull_count > 0 {
+            views.push(self.culler.draw(prepared.drawn));
+            self.shadows.views(&self.culler, cull_count, &mut views);
+        }
+        technique.before_passes(&ctx, encoder, self.shadows.scene_group(), &views);
+        self.shadows
+            .draw(&ctx, encoder, technique.as_ref(), &self.culler, cull_count);
         let mut cpu_s = started.elapsed().as_secs_f64();
         uniform.culled = self.culler.culled() as u32;
         uniform.lod_tint = (self.culler.culled() && self.culler.settings.lod_tint) as u32;
@@ -273,6 +281,7 @@ impl Renderer {
     /// cull-count read-backs and collects earlier ones.
     pub fn after_submit(&mut self) {
         self.culler.after_submit(&self.gpu.device);
+        self.technique.after_submit(&self.gpu.device, false);
         self.shadows.after_submit(&self.gpu.device);
         if let Some(t) = &mut self.timer {
             t.after_submit(&self.gpu.device);
@@ -285,12 +294,21 @@ impl Renderer {
         self.timer.as_ref().and_then(|t| t.last_ms)
     }
 
-    /// Forgets the last GPU times of the scene and shadow passes.
+    /// Forgets the last GPU times of the scene and shadow passes and the
+    /// technique's own pass.
     pub fn clear_gpu_times(&mut self) {
         if let Some(t) = &mut self.timer {
             t.last_ms = None;
         }
         self.shadows.clear_gpu_ms();
+        self.technique.clear_pass_stats();
+    }
+
+    /// Waits for the read-back of the technique's own pass (benchmarks and
+    /// tests; the viewer reads it late instead).
+    pub fn wait_for_pass_stats(&mut self) -> Option<PassStats> {
+        self.technique.after_submit(&self.gpu.device, true);
+        self.technique.pass_stats()
     }
 
     /// GPU milliseconds of the last timed shadow passes (all cascades), `None`

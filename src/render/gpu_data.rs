@@ -162,3 +162,29 @@ impl AtlasClipGpu {
         table
     }
 }
+/// One compute-skinned vertex: the model-space position and the unit
+/// normal in octahedral coordinates, two snorm16 (`pack2x16snorm`).
+/// Mirrors `SkinnedVertex` in shaders/techniques/compute_skinning.wgsl
+/// (tests/gpu_layout.rs).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
+pub struct SkinnedVertex {
+    pub position: [f32; 3],
+    pub normal: u32,
+}
+const _: () = assert!(std::mem::size_of::<SkinnedVertex>() == 16);
+
+/// One dispatch of the compute-skinning pass: a view's list shape or a
+/// level. Mirrors `SkinParams` in shaders/techniques/compute_skinning.wgsl
+/// (tests/gpu_layout.rs).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
+pub struct SkinParams {
+    pub region: u32,
+    pub levels: u32,
+    pub direct: u32,
+    pub index_mask: u32,
+    pub level: u32,
+    pub _pad: [u32; 3],
+}
+const _: () = assert!(std::mem::size_of::<SkinParams>() == 32);

@@ -43,8 +43,8 @@ use std::sync::Arc;
 pub use targets::Targets;
 pub use techniques::vat::{VatResources, clip_table};
 pub use techniques::{
-    BuildContext, CrowdDraw, CrowdPass, FrameContext, Prepared, Technique, TechniqueCosts,
-    TechniqueKind,
+    BuildContext, CrowdDraw, CrowdPass, CrowdViews, FrameContext, PassStats, Prepared, Technique,
+    TechniqueCosts, TechniqueKind,
 };
 pub use techniques::{shader_modules, shader_source};
 pub use timing::{GpuTimer, History};
@@ -254,6 +254,7 @@ impl Renderer {
             targets: &targets,
             frame_layout: &frame_layout,
             visible_layout: culler.draw_layout(),
+            lod: &lod,
         })?;
         let layout = CrowdSpec {
             motion: config.motion,
@@ -348,6 +349,7 @@ impl Renderer {
             targets: &self.targets,
             frame_layout: &self.frame_layout,
             visible_layout: self.culler.draw_layout(),
+            lod: &self.lod,
         };
         // A placeholder-free swap: build the new one, then drop the old.
         // Dropping first would leave nothing to draw if the build failed.
@@ -380,6 +382,7 @@ impl Renderer {
             gpu_ms: self.gpu_ms(),
             shadow_gpu_ms: self.shadow_gpu_ms(),
             cap: t.cap(),
+            pass: t.pass_stats(),
             morphs_ignored: t.ignores_morphs() && !self.model_cpu.morphs.is_empty(),
             ..self.costs
         }

@@ -102,6 +102,21 @@ impl GpuTimer {
         })
     }
 
+    /// Timestamp writes for a compute pass, or `None` while the last
+    /// reading is still on its way (that frame goes untimed).
+    pub fn compute_writes(&self) -> Option<wgpu::ComputePassTimestampWrites<'_>> {
+        self.ready().then_some(wgpu::ComputePassTimestampWrites {
+            query_set: &self.queries,
+            beginning_of_pass_write_index: Some(0),
+            end_of_pass_write_index: Some(1),
+        })
+    }
+
+    /// Forgets the last reading (a benchmark then counts fresh ones only).
+    pub fn clear(&mut self) {
+        self.last_ms = None;
+    }
+
     /// Timestamp writes for one of several passes timed as one span: the
     /// start in the first, the end in the last. Check [`GpuTimer::ready`]
     /// once before the first.

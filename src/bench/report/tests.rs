@@ -20,6 +20,9 @@ fn result(technique: &str, count: u32, cpu: f64, wall: f64, gpu: Option<f64>) ->
         cpu_ms: p(cpu),
         gpu_ms: gpu.map(p),
         shadow_gpu_ms: None,
+        technique_gpu_ms: None,
+        pass_instances: None,
+        pass_vertices: None,
         wall_ms: p(wall),
         technique_cpu_ms: p(cpu / 2.0),
         behaviour_cpu_ms: p(0.0),
@@ -162,4 +165,19 @@ fn json_round_trips() {
     assert_eq!(back, r);
     let v: serde_json::Value = serde_json::from_str(&text).expect("parses");
     assert!(v["results"][0]["gpu_ms"].is_null());
+}
+
+/// The GPU ratios compare every timed pass: a technique that moves work
+/// from the scene pass into a pass of its own (compute skinning's skin
+/// pass) or the shadow passes is charged for it.
+#[test]
+fn gpu_ratios_add_the_shadow_and_own_passes() {
+    let mut computed = result("compute-skinning", 100, 1.0, 10.0, Some(2.0));
+    computed.technique_gpu_ms = Some(p(3.0));
+    computed.shadow_gpu_ms = Some(p(1.0));
+    let mut vat = result("vat", 100, 1.0, 10.0, Some(4.0));
+    vat.shadow_gpu_ms = Some(p(2.0));
+    let r = report(vec![vat, computed]);
+    let ratio = &r.ratios.compute_skinning_over_vat[0];
+    assert_eq!(ratio.gpu_ms, Some(1.0), "(2 + 1 + 3) ÷ (4 + 2)");
 }

@@ -54,7 +54,7 @@ impl BenchReport {
         }
         let _ = writeln!(
             s,
-            "{:<13} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
+            "{:<16} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
             "technique",
             "count",
             "drawn",
@@ -63,6 +63,7 @@ impl BenchReport {
             "CPU ms p50/p90/p99",
             "GPU ms p50/p90/p99",
             "shadow GPU ms p50/p90/p99",
+            "own pass GPU ms p50/p90/p99",
             "wall ms p50/p90/p99",
             "upload/frm",
             "memory"
@@ -70,7 +71,7 @@ impl BenchReport {
         for r in &self.results {
             let _ = writeln!(
                 s,
-                "{:<13} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
+                "{:<16} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
                 if r.unculled {
                     format!("{} (off)", r.technique)
                 } else if r.far_field_off {
@@ -85,6 +86,7 @@ impl BenchReport {
                 triple(Some(&r.cpu_ms)),
                 triple(r.gpu_ms.as_ref()),
                 triple(r.shadow_gpu_ms.as_ref()),
+                triple(r.technique_gpu_ms.as_ref()),
                 triple(Some(&r.wall_ms)),
                 bytes(r.upload_bytes_per_frame),
                 bytes(r.gpu_memory_bytes)
@@ -134,6 +136,11 @@ impl BenchReport {
         for (title, list) in [
             ("live skinning ÷ VAT", &rs.skinning_over_vat),
             ("VAT ÷ static", &rs.vat_over_static),
+            ("compute skinning ÷ VAT", &rs.compute_skinning_over_vat),
+            (
+                "compute skinning (bone texture) ÷ VAT",
+                &rs.compute_bone_texture_over_vat,
+            ),
         ] {
             if list.is_empty() {
                 let _ = writeln!(s, "{title}: n/a (not both measured)");
@@ -192,7 +199,7 @@ impl BenchReport {
     /// One CSV row per result, with a header.
     pub fn csv(&self) -> String {
         let mut s = String::from(
-            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade\n",
+            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade\n",
         );
         let cells = |p: Option<&Percentiles>| match p {
             Some(p) => format!("{:.4},{:.4},{:.4}", p.p50, p.p90, p.p99),
@@ -201,7 +208,7 @@ impl BenchReport {
         for r in &self.results {
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 r.technique,
                 r.count,
                 r.drawn,
@@ -214,6 +221,9 @@ impl BenchReport {
                 r.visible,
                 r.triangles,
                 cells(r.shadow_gpu_ms.as_ref()),
+                cells(r.technique_gpu_ms.as_ref()),
+                r.pass_instances.map_or(String::new(), |n| n.to_string()),
+                r.pass_vertices.map_or(String::new(), |n| n.to_string()),
                 if r.unculled {
                     "unculled"
                 } else if r.far_field_off {

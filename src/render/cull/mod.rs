@@ -488,6 +488,8 @@ impl Culler {
                 levels: self.levels.len().clamp(1, MAX_LEVELS) as u32,
                 group: &lists.draw_group,
                 region_bytes: (!lists.multi).then_some(lists.region * 4),
+                visible: &lists.visible,
+                region: lists.region,
             },
             _ => CrowdDraw::Direct {
                 count,

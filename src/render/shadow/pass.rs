@@ -7,7 +7,7 @@ use crate::crowd::Motion;
 use crate::crowd::cull::{CullView, Receivers};
 use crate::crowd::shadow::{CameraFrustum, CasterBand, CasterUniform, fit_cascades};
 use crate::render::cull::Culler;
-use crate::render::techniques::{CrowdPass, FrameContext, Technique};
+use crate::render::techniques::{CrowdPass, CrowdViews, FrameContext, Technique};
 
 /// How far, in texels of its cascade, a receiver's lookup reaches from its
 /// own sun ray: the normal offset (up to 2 texels), the 3×3 filter (1) and
@@ -30,14 +30,13 @@ fn caster_band(frame: &crate::crowd::FrameUniform) -> CasterBand {
 }
 
 impl ShadowMaps {
-    /// Records the frame's shadow passes (before the scene pass) for
-    /// `count` casting instances; with shadows off, only tells the
-    /// receivers so. Call [`ShadowMaps::update`] first.
-    pub fn encode(
+    /// Fits the cascades and records their cull passes for `count` casting
+    /// instances; with shadows off, only tells the receivers so. Call
+    /// [`ShadowMaps::update`] first and [`ShadowMaps::draw`] after.
+    pub fn cull(
         &mut self,
         ctx: &FrameContext<'_>,
         encoder: &mut wgpu::CommandEncoder,
-        technique: &dyn Technique,
         culler: &mut Culler,
         frustum: &CameraFrustum,
         count: u32,
@@ -98,6 +97,33 @@ impl ShadowMaps {
                 &mut self.targets[i],
             );
         }
+    }
+
+    /// Adds the cascades that will draw `count` casters this frame to
+    /// `views` (none with shadows off).
+    pub fn views<'a>(&'a self, culler: &'a Culler, count: u32, views: &mut CrowdViews<'a>) {
+        if !self.settings.enabled || count == 0 {
+            return;
+        }
+        for target in &self.targets[..self.maps.count as usize] {
+            views.push(culler.draw_target(target, count));
+        }
+    }
+
+    /// Records the frame's shadow passes (before the scene pass): each
+    /// cascade's casters from its cull output, through the technique's pose.
+    pub fn draw(
+        &self,
+        ctx: &FrameContext<'_>,
+        encoder: &mut wgpu::CommandEncoder,
+        technique: &dyn Technique,
+        culler: &Culler,
+        count: u32,
+    ) {
+        if !self.settings.enabled {
+            return;
+        }
+        let n = self.maps.count as usize;
         let timer = self.timer.as_ref().filter(|t| t.ready());
         for i in 0..n {
             let timestamp_writes = timer.and_then(|t| t.span_writes(i == 0, i + 1 == n));

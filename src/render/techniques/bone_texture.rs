@@ -67,7 +67,7 @@ impl BoneTextureTechnique {
             .collect();
         let clip_table = clip_buffer(device, "bone texture clip table", &table);
         let skin = SkinData::new(device, ctx.model, "bone texture skin data");
-        let layout = skin_layout(device, "bone texture layout", texture_entry(0), false);
+        let layout = skin_layout(device, "bone texture layout", texture_entry(10), false);
         let view = texture.create_view(&wgpu::TextureViewDescriptor {
             label: Some("bone texture view"),
             ..Default::default()
@@ -77,7 +77,7 @@ impl BoneTextureTechnique {
             "bone texture bind group",
             &layout,
             &[
-                (0, wgpu::BindingResource::TextureView(&view)),
+                (10, wgpu::BindingResource::TextureView(&view)),
                 (1, skin.vertices.as_entire_binding()),
                 (2, clip_table.as_entire_binding()),
             ],

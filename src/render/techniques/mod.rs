@@ -8,11 +8,13 @@
 //! technique is those two files and one line in the [`techniques!`] list
 //! below.
 
+mod palettes;
 mod shared;
 
 pub use shared::{
-    ARGS_WORDS, CrowdDraw, CrowdGroup, CrowdPass, CrowdPipelines, PipelineSpec, SHADOW_FORMAT,
-    clip_buffer, crowd_bind_group, crowd_group_layout, crowd_pipeline, draw_crowd, grow_buffer,
+    ARGS_WORDS, CrowdDraw, CrowdGroup, CrowdPass, CrowdPipelines, CrowdViews, MAX_VIEWS,
+    PipelineSpec, SHADOW_FORMAT, clip_buffer, crowd_bind_group, crowd_group_layout, crowd_pipeline,
+    draw_crowd, grow_buffer,
 };
 
 use super::RenderError;
@@ -23,6 +25,7 @@ use super::gpu_data::VatClipGpu;
 use super::model_gpu::ModelGpu;
 use crate::Model;
 use crate::crowd::FrameUniform;
+use crate::lod::LodChain;
 use crate::vat::Vat;
 use std::sync::Arc;
 
@@ -102,6 +105,8 @@ techniques! {
     BoneTexture => bone_texture::BoneTextureTechnique, "bone-texture", "Baked bone texture", [];
     Cpu => cpu::CpuSkinningTechnique, "cpu", "CPU skinning", [];
     Static => static_pose::StaticTechnique, "static", "Static (no animation)", [];
+    ComputeSkinning => compute_skinning::ComputeSkinningTechnique, "compute-skinning", "Compute skinning (once per frame)", [];
+    ComputeBoneTexture => compute_bone_texture::ComputeBoneTextureTechnique, "compute-bone-texture", "Compute skinning from the bone texture", [];
 }
 
 impl Default for TechniqueKind {
@@ -153,6 +158,9 @@ pub struct TechniqueCosts {
     pub drawn: u32,
     /// Instances requested (the crowd's count).
     pub requested: u32,
+    /// What the technique's own pass did (compute skinning's skin pass),
+    /// read back a frame or two late; `None` for techniques without one.
+    pub pass: Option<PassStats>,
     /// The most instances this technique draws, when it has a cap.
     pub cap: Option<u32>,
     /// The model has morph targets and this technique does not apply them.
@@ -164,6 +172,20 @@ impl TechniqueCosts {
     pub fn capped(&self) -> bool {
         self.drawn < self.requested
     }
+}
+
+/// What a technique's own pass (compute skinning's skin pass) did in a
+/// frame, apart from the scene and shadow passes.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PassStats {
+    /// What the panel calls the pass.
+    pub name: &'static str,
+    /// Instances it processed (each once, however many passes draw it).
+    pub instances: u32,
+    /// Vertex invocations it launched.
+    pub vertices: u64,
+    /// GPU milliseconds of the pass, when timestamps exist.
+    pub gpu_ms: Option<f32>,
 }
 
 /// Everything a technique may read while preparing a frame.
@@ -195,6 +217,9 @@ pub struct BuildContext<'a> {
     pub frame_layout: &'a wgpu::BindGroupLayout,
     /// Group 3 of the crowd pipelines: the cull pass's visible list.
     pub visible_layout: &'a wgpu::BindGroupLayout,
+    /// The mesh levels the cull pass draws (index ranges over the model's
+    /// vertex stream).
+    pub lod: &'a LodChain,
 }
 
 /// What `prepare` did.
@@ -241,6 +266,29 @@ pub trait Technique {
     fn ignores_morphs(&self) -> bool {
         false
     }
+    /// A compute step of the technique's own, recorded once every cull of
+    /// the frame is and before the shadow and scene passes: `views` are the
+    /// passes that will draw the crowd, `frame_group` the scene's group 0.
+    /// Compute skinning skins what they draw here. Default: nothing.
+    fn before_passes(
+        &mut self,
+        _ctx: &FrameContext<'_>,
+        _encoder: &mut wgpu::CommandEncoder,
+        _frame_group: &wgpu::BindGroup,
+        _views: &CrowdViews<'_>,
+    ) {
+    }
+    /// After the frame's submit: starts the read-backs of that step's
+    /// counts and GPU time and collects earlier ones; `wait` blocks until
+    /// every pending one has landed (benchmarks and tests, never the viewer).
+    fn after_submit(&mut self, _device: &wgpu::Device, _wait: bool) {}
+    /// What that step did in the last frame read back.
+    fn pass_stats(&self) -> Option<PassStats> {
+        None
+    }
+    /// Forgets the last reading of that step (a benchmark then counts fresh
+    /// readings only).
+    fn clear_pass_stats(&mut self) {}
 }
 
 /// Every shader module the renderer builds: each technique's crowd module

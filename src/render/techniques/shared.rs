@@ -312,7 +312,49 @@ pub enum CrowdDraw<'a> {
         /// `Some(bytes)`: one draw per level, the group at `level × bytes`;
         /// `None`: one multi-draw, each level's first instance its region.
         region_bytes: Option<u32>,
+        /// The visible list itself (level `l`'s entries start at `l ×
+        /// region`), for a technique's own pass over what is drawn.
+        visible: &'a wgpu::Buffer,
+        /// Entries per level in `visible`.
+        region: u32,
     },
+}
+
+/// The most views that draw the crowd in one frame: the camera and every
+/// shadow cascade.
+pub const MAX_VIEWS: usize = 1 + crate::crowd::shadow::MAX_CASCADES;
+
+/// Every view that draws the crowd this frame, known once all of the
+/// frame's culls are recorded: the camera's first, then each shadow
+/// cascade's (what `Technique::before_passes` reads). Fixed-size: no
+/// allocation per frame.
+#[derive(Default)]
+pub struct CrowdViews<'a> {
+    views: [Option<CrowdDraw<'a>>; MAX_VIEWS],
+    len: usize,
+}
+
+impl<'a> CrowdViews<'a> {
+    /// Adds a view (beyond [`MAX_VIEWS`] it is ignored, which the cascade
+    /// count's own limit rules out).
+    pub fn push(&mut self, draw: CrowdDraw<'a>) {
+        if let Some(slot) = self.views.get_mut(self.len) {
+            *slot = Some(draw);
+            self.len += 1;
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &CrowdDraw<'a>> {
+        self.views[..self.len].iter().flatten()
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
 }
 
 /// Records the shared part of a crowd draw: the pass's pipeline, groups 1 to 3, the
@@ -349,6 +391,7 @@ pub fn draw_crowd(
             levels,
             group,
             region_bytes: None,
+            ..
         } => {
             pass.set_bind_group(3, group, &[0]);
             pass.multi_draw_indexed_indirect(args, 0, levels);
@@ -358,6 +401,7 @@ pub fn draw_crowd(
             levels,
             group,
             region_bytes: Some(bytes),
+            ..
         } => {
             for level in 0..levels {
                 pass.set_bind_group(3, group, &[level * bytes]);

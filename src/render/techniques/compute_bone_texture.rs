@@ -1,0 +1,160 @@
+//! Compute skinning from the baked bone texture: the skin pass of
+//! [`ComputeSkinning`], with palettes made on the GPU instead of sampled on
+//! the CPU. After the marking, one invocation per joint of each instance
+//! the views draw lerps its two baked frames around the instance's clip
+//! time (as the bone-texture technique does, `shaders/bones.wgsl`) into
+//! the palette buffer the skinning reads. No CPU work or upload per
+//! instance, and palettes only for what is drawn; the poses are the
+//! bake's (lerped between baked frames), not exact skinning.
+
+use super::compute_skinning::{ComputeSkinning, PaletteSource};
+use super::palettes::PaletteSampler;
+use super::{BuildContext, FrameContext, TechniqueKind, clip_buffer};
+use crate::bones::BoneTexture;
+use crate::gpu::compute_storage;
+use crate::render::RenderError;
+use crate::render::gpu_data::VatClipGpu;
+use crate::render::pipeline::{bind_group, texture_entry, uniform_entry};
+use crate::render::skin_data::info_buffer;
+use wgpu::util::DeviceExt;
+
+/// Compute skinning from the bone texture.
+pub type ComputeBoneTextureTechnique = ComputeSkinning<BonePalettes>;
+
+/// The bone texture and the pass that makes palettes from it.
+pub struct BonePalettes {
+    /// Kept so the texture lives as long as the view the group reads.
+    _texture: wgpu::Texture,
+    view: wgpu::TextureView,
+    /// The VAT's clip table with each clip's first row in the bone texture.
+    clips: wgpu::Buffer,
+    info: wgpu::Buffer,
+    layout: wgpu::BindGroupLayout,
+    pipeline: wgpu::ComputePipeline,
+    group: Option<wgpu::BindGroup>,
+    texture_bytes: u64,
+}
+
+impl PaletteSource for BonePalettes {
+    const KIND: TechniqueKind = TechniqueKind::ComputeBoneTexture;
+
+    fn new(ctx: &BuildContext<'_>, crowd_layout: &wgpu::BindGroupLayout) -> Result<Self, RenderError> {
+        let device = ctx.device;
+        let max = ctx.caps.max_texture_dimension_2d;
+        let bones = BoneTexture::bake(ctx.model, &ctx.vat.clips, max, max)?;
+        let texture = device.create_texture_with_data(
+            ctx.queue,
+            &wgpu::TextureDescriptor {
+                label: Some("compute bone texture"),
+                size: wgpu::Extent3d {
+                    width: bones.width,
+                    height: bones.height,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: wgpu::TextureFormat::Rgba32Float,
+                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                view_formats: &[],
+            },
+            wgpu::util::TextureDataOrder::LayerMajor,
+            bones.bytes(),
+        );
+        let view = texture.create_view(&wgpu::TextureViewDescriptor {
+            label: Some("compute bone texture view"),
+            ..Default::default()
+        });
+        let table: Vec<VatClipGpu> = ctx
+            .clip_table
+            .iter()
+            .zip(&bones.clips)
+            .map(|(c, b)| VatClipGpu {
+                layer: 0,
+                first_row: b.first_row,
+                rows_per_frame: 1,
+                width: bones.width,
+                ..*c
+            })
+            .collect();
+        let compute = |entry: wgpu::BindGroupLayoutEntry| wgpu::BindGroupLayoutEntry {
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ..entry
+        };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("compute bone palettes layout"),
+            entries: &[
+                compute_storage(2, true),
+                compute(uniform_entry(3)),
+                compute_storage(7, false),
+                compute(texture_entry(10)),
+                compute_storage(11, false),
+            ],
+        });
+        let module = Self::KIND.crowd_module().create(device);
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("compute bone palettes"),
+            bind_group_layouts: &[Some(ctx.frame_layout), Some(&layout), Some(crowd_layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("compute bone palettes"),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some("cs_skin_bone_palettes"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        Ok(Self {
+            texture_bytes: bones.bytes().len() as u64,
+            _texture: texture,
+            view,
+            clips: clip_buffer(device, "compute bone clip table", &table),
+            info: info_buffer(device, ctx.model),
+            layout,
+            pipeline,
+            group: None,
+        })
+    }
+
+    fn fill(&mut self, palettes: &mut PaletteSampler, ctx: &FrameContext<'_>, count: u32) -> (u64, bool) {
+        (0, palettes.reserve(ctx, count))
+    }
+
+    fn bind(&mut self, device: &wgpu::Device, state: &wgpu::Buffer, palettes: &wgpu::Buffer) {
+        self.group = Some(bind_group(
+            device,
+            "compute bone palettes group",
+            &self.layout,
+            &[
+                (2, self.clips.as_entire_binding()),
+                (3, self.info.as_entire_binding()),
+                (7, state.as_entire_binding()),
+                (10, wgpu::BindingResource::TextureView(&self.view)),
+                (11, palettes.as_entire_binding()),
+            ],
+        ));
+    }
+
+    fn dispatch(
+        &self,
+        pass: &mut wgpu::ComputePass<'_>,
+        [frame, crowd]: [&wgpu::BindGroup; 2],
+        instances: u32,
+        joints: u32,
+    ) {
+        let Some(group) = &self.group else {
+            return;
+        };
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, frame, &[]);
+        pass.set_bind_group(1, group, &[]);
+        pass.set_bind_group(2, crowd, &[]);
+        let threads = instances.saturating_mul(joints.max(1));
+        pass.dispatch_workgroups(threads.div_ceil(64).clamp(1, 65_535), 1, 1);
+    }
+
+    fn gpu_bytes(&self) -> u64 {
+        self.texture_bytes + self.clips.size() + self.info.size()
+    }
+}

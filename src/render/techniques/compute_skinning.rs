@@ -1,0 +1,446 @@
+//! Compute skinning, what engines that skin ahead of time do: the CPU
+//! samples every drawn instance's palette as live skinning does
+//! ([`PaletteSampler`]); then, once the camera and every shadow cascade
+//! are culled, ONE compute pass skins each instance that some view will
+//! draw, once, at the levels the views draw it, into a buffer of skinned
+//! vertices ([`SkinnedVertex`], 16 bytes); the scene and shadow passes read
+//! it instead of posing again (`shaders/techniques/compute_skinning.wgsl`).
+//!
+//! The pass, per frame: mark (one dispatch per view: each listed instance
+//! gets a bit per level it is drawn at, a slot when first seen, and a place
+//! in that level's work list), weight (behaviour on: each marked instance's
+//! crossfade weight from `anim_state`), args (each level's indirect
+//! dispatch) and skin (one indirect dispatch per level: each work item's
+//! vertices of that level, minus those a finer level it is drawn at
+//! already skins). Memory: skinned vertices × instances × 16 bytes, so the
+//! instance cap is what one storage binding holds of that. Its GPU objects
+//! are in `compute_skinning/gpu.rs`.
+
+mod gpu;
+
+use super::palettes::PaletteSampler;
+use super::{
+    BuildContext, CrowdDraw, CrowdGroup, CrowdPass, CrowdPipelines, CrowdViews, FrameContext,
+    MAX_VIEWS, PassStats, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd,
+};
+use crate::crowd::cull::INDEX_MASK;
+use crate::render::RenderError;
+use crate::render::gpu_data::{SkinParams, SkinnedVertex};
+use crate::render::mapped::MappedCopy;
+use crate::render::model_gpu::ModelGpu;
+use crate::render::skin_data::SkinData;
+use crate::render::timing::GpuTimer;
+use gpu::{Output, PARAMS_STRIDE, SkinPass, groups_for};
+
+pub use gpu::level_data;
+
+/// The most mesh levels the pass tells apart (one bit each).
+pub const MAX_SKIN_LEVELS: usize = 32;
+/// State words (the WGSL constants of the same names).
+pub const STATE_SLOTS: u32 = 32;
+pub const STATE_COUNT: u32 = 33;
+pub const STATE_CAPACITY: u32 = 34;
+pub const STATE_BLEND: u32 = 35;
+pub const STATE_HEADER: u32 = 64;
+/// Where the level spans and the vertex lists start in the level data.
+pub const LEVELS_SPANS: u32 = 4;
+pub const LEVELS_HEADER: u32 = 68;
+/// Bytes of one skinned vertex.
+pub const SKINNED_VERTEX_BYTES: u64 = std::mem::size_of::<SkinnedVertex>() as u64;
+const HEADER_BYTES: u64 = STATE_HEADER as u64 * 4;
+/// Bytes written per frame besides the palettes: the state header and the
+/// views' parameters.
+const FRAME_BYTES: u64 = HEADER_BYTES + MAX_VIEWS as u64 * PARAMS_STRIDE;
+
+/// The most instances the pass can hold for a mesh of `vertices` vertices
+/// and `levels` levels when one binding holds `limit` bytes: the skinned
+/// vertices and the state must each fit one binding.
+pub fn compute_cap(vertices: usize, levels: usize, limit: u64) -> u32 {
+    let by_vertices = limit / (vertices.max(1) as u64 * SKINNED_VERTEX_BYTES);
+    let words = (limit / 4).saturating_sub(STATE_HEADER as u64);
+    let by_state = words / (3 + levels.clamp(1, MAX_SKIN_LEVELS) as u64);
+    by_vertices
+        .min(by_state)
+        .min(INDEX_MASK as u64 + 1)
+        .min(u32::MAX as u64) as u32
+}
+
+/// Where the skin pass's palettes come from: the CPU's sampling
+/// ([`CpuPalettes`], this technique) or the bone texture on the GPU
+/// (`compute_bone_texture`).
+pub trait PaletteSource: Sized {
+    /// The technique it makes.
+    const KIND: TechniqueKind;
+    fn new(ctx: &BuildContext<'_>, crowd_layout: &wgpu::BindGroupLayout) -> Result<Self, RenderError>;
+    /// Before the pass: fills (or only sizes) `palettes` for instances
+    /// `0..count`; returns the bytes uploaded and whether the buffer was
+    /// replaced.
+    fn fill(&mut self, palettes: &mut PaletteSampler, ctx: &FrameContext<'_>, count: u32) -> (u64, bool);
+    /// The pass's state or the palettes were replaced: bind them again.
+    fn bind(&mut self, _device: &wgpu::Device, _state: &wgpu::Buffer, _palettes: &wgpu::Buffer) {}
+    /// Its own dispatch, after the marking and before the skinning, for
+    /// `instances` of `joints` joints.
+    fn dispatch(
+        &self,
+        _pass: &mut wgpu::ComputePass<'_>,
+        _groups: [&wgpu::BindGroup; 2],
+        _instances: u32,
+        _joints: u32,
+    ) {
+    }
+    /// Bytes of its own GPU resources.
+    fn gpu_bytes(&self) -> u64 {
+        0
+    }
+}
+
+/// Live skinning's palettes, sampled for every drawn instance on the CPU.
+pub struct CpuPalettes;
+
+impl PaletteSource for CpuPalettes {
+    const KIND: TechniqueKind = TechniqueKind::ComputeSkinning;
+
+    fn new(_: &BuildContext<'_>, _: &wgpu::BindGroupLayout) -> Result<Self, RenderError> {
+        Ok(Self)
+    }
+
+    fn fill(&mut self, palettes: &mut PaletteSampler, ctx: &FrameContext<'_>, count: u32) -> (u64, bool) {
+        palettes.update(ctx, count)
+    }
+}
+
+/// Compute skinning from the CPU's palettes.
+pub type ComputeSkinningTechnique = ComputeSkinning<CpuPalettes>;
+
+pub struct ComputeSkinning<P> {
+    source: P,
+    palettes: PaletteSampler,
+    skin: SkinData,
+    clip_table: wgpu::Buffer,
+    pass: SkinPass,
+    output: Option<Output>,
+    pipelines: CrowdPipelines,
+    crowd: CrowdGroup,
+    timer: Option<GpuTimer>,
+    /// Copies of the state header in turn (frame number each), so a frame
+    /// finds one free while an earlier one is still being read.
+    readbacks: [(MappedCopy, u64); 3],
+    /// Frames recorded, and the newest one read back.
+    frames: u64,
+    latest: u64,
+    stats: Option<PassStats>,
+    cap: u32,
+    limit: u64,
+    /// The model's vertices (the stride of an instance's skinned vertices).
+    vertices: usize,
+    /// Instances drawn this frame, and whether their palettes come in pairs.
+    drawn: u32,
+    blend: bool,
+}
+
+impl<P: PaletteSource> ComputeSkinning<P> {
+    fn new(ctx: &BuildContext<'_>) -> Result<Self, RenderError> {
+        let device = ctx.device;
+        let palettes = PaletteSampler::new(ctx, "compute skinning palettes");
+        let layout = gpu::Layouts::new(device);
+        let (crowd, pipelines) =
+            ctx.crowd_pipeline(P::KIND.name(), P::KIND.crowd_module(), &layout.draw);
+        let source = P::new(ctx, crowd.layout())?;
+        let pass = SkinPass::new(ctx, P::KIND, layout, crowd.layout());
+        let vertices = ctx.model.vertex_count();
+        let limit = ctx
+            .caps
+            .max_storage_buffer_binding_size
+            .min(ctx.caps.max_buffer_size);
+        let cap = compute_cap(vertices, pass.level_lengths.len(), limit)
+            .min(palettes.max_palettes());
+        Ok(Self {
+            source,
+            palettes,
+            skin: SkinData::new(device, ctx.model, "compute skinning skin data"),
+            clip_table: clip_buffer(device, "compute skinning clip table", ctx.clip_table),
+            pass,
+            output: None,
+            pipelines,
+            crowd,
+            timer: GpuTimer::new(device, ctx.caps),
+            readbacks: std::array::from_fn(|_| {
+                (
+                    MappedCopy::new(device, "compute skinning readback", HEADER_BYTES),
+                    0,
+                )
+            }),
+            frames: 0,
+            latest: 0,
+            stats: None,
+            cap,
+            limit,
+            vertices,
+            drawn: 0,
+            blend: false,
+        })
+    }
+
+    /// The buffers for `count` instances (grown geometrically, up to the
+    /// cap), and their groups; the skinning group once the palettes exist.
+    fn ensure_output(&mut self, device: &wgpu::Device, count: u32, palettes_replaced: bool) {
+        if self.output.as_ref().is_none_or(|o| o.capacity < count) {
+            let capacity = count.max(64).next_power_of_two().min(self.cap).max(count);
+            let static_buffers = [&self.clip_table, &self.skin.info];
+            self.output = Some(self.pass.output(
+                device,
+                capacity,
+                self.vertices,
+                self.limit,
+                static_buffers,
+            ));
+        }
+        let (Some(out), Some(palettes)) = (self.output.as_mut(), self.palettes.buffer()) else {
+            return;
+        };
+        if out.skin.is_none() || palettes_replaced {
+            let skin = [&self.skin.vertices, &self.skin.info];
+            out.skin = Some(self.pass.skin_group(device, out, palettes, skin));
+            self.source.bind(device, &out.state, palettes);
+        }
+    }
+
+    /// The last reading of the state header, as stats.
+    fn read_stats(&self, words: &[u32]) -> PassStats {
+        let vertices = self
+            .pass
+            .level_lengths
+            .iter()
+            .zip(words)
+            .map(|(&len, &n)| len as u64 * n as u64)
+            .sum();
+        PassStats {
+            name: "skin pass",
+            instances: words.get(STATE_SLOTS as usize).copied().unwrap_or(0),
+            vertices,
+            gpu_ms: self.timer.as_ref().and_then(|t| t.last_ms),
+        }
+    }
+}
+
+impl<P: PaletteSource> Technique for ComputeSkinning<P> {
+    fn build(ctx: &BuildContext<'_>) -> Result<Self, RenderError> {
+        Self::new(ctx)
+    }
+
+    fn kind(&self) -> TechniqueKind {
+        P::KIND
+    }
+
+    fn prepare(&mut self, ctx: &FrameContext<'_>) -> Prepared {
+        self.crowd.update(ctx);
+        let per_instance = PaletteSampler::per_instance(ctx);
+        let count = ctx
+            .crowd
+            .count()
+            .min(self.cap)
+            .min(self.palettes.max_palettes() / per_instance);
+        let (bytes, replaced) = self.source.fill(&mut self.palettes, ctx, count);
+        self.ensure_output(ctx.device, count, replaced);
+        self.drawn = count;
+        self.blend = per_instance == 2;
+        Prepared {
+            drawn: count,
+            upload_bytes: bytes + FRAME_BYTES,
+        }
+    }
+
+    fn before_passes(
+        &mut self,
+        ctx: &FrameContext<'_>,
+        encoder: &mut wgpu::CommandEncoder,
+        frame_group: &wgpu::BindGroup,
+        views: &CrowdViews<'_>,
+    ) {
+        if views.is_empty() || self.drawn == 0 {
+            return;
+        }
+        // The views' parameters and list groups.
+        let mut slots = [SkinParams::default(); MAX_VIEWS];
+        let mut dispatches = [(0u32, 0u32); MAX_VIEWS];
+        let mut levels = 1u32;
+        for (i, view) in views.iter().enumerate().take(MAX_VIEWS) {
+            match *view {
+                CrowdDraw::Direct { count, .. } => {
+                    slots[i].direct = 1;
+                    dispatches[i] = (groups_for(count), 1);
+                }
+                CrowdDraw::Indirect {
+                    args,
+                    levels: l,
+                    visible,
+                    region,
+                    ..
+                } => {
+                    let l = l.min(MAX_SKIN_LEVELS as u32);
+                    slots[i] = SkinParams {
+                        region,
+                        levels: l,
+                        index_mask: INDEX_MASK,
+                        ..SkinParams::default()
+                    };
+                    dispatches[i] = (groups_for(region), l);
+                    levels = levels.max(l);
+                    self.pass.bind_list(ctx.device, i, visible, args);
+                }
+            }
+        }
+        let (Some(out), Some(crowd_group)) = (&self.output, self.crowd.get()) else {
+            return;
+        };
+        let Some(skin_group) = &out.skin else {
+            return;
+        };
+        let mut header = [0u32; STATE_HEADER as usize];
+        header[STATE_COUNT as usize] = self.drawn;
+        header[STATE_CAPACITY as usize] = out.capacity;
+        header[STATE_BLEND as usize] = self.blend as u32;
+        ctx.queue
+            .write_buffer(&out.state, 0, bytemuck::cast_slice(&header));
+        let mut view_bytes = [0u8; MAX_VIEWS * PARAMS_STRIDE as usize];
+        for (i, p) in slots.iter().enumerate() {
+            let at = i * PARAMS_STRIDE as usize;
+            view_bytes[at..at + std::mem::size_of::<SkinParams>()]
+                .copy_from_slice(bytemuck::bytes_of(p));
+        }
+        ctx.queue.write_buffer(&self.pass.params, 0, &view_bytes);
+        // The instances' level bits start cleared.
+        encoder.clear_buffer(&out.state, HEADER_BYTES, Some(out.capacity as u64 * 4));
+        let timestamp_writes = self.timer.as_ref().and_then(|t| t.compute_writes());
+        let timed = timestamp_writes.is_some();
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("skin pass"),
+                timestamp_writes,
+            });
+            pass.set_pipeline(&self.pass.pipelines.mark);
+            pass.set_bind_group(1, &out.mark, &[]);
+            for (i, view) in views.iter().enumerate().take(MAX_VIEWS) {
+                let group = match view {
+                    CrowdDraw::Indirect { .. } => self.pass.list(i),
+                    CrowdDraw::Direct { .. } => Some(&self.pass.no_list),
+                };
+                let Some(group) = group else {
+                    continue;
+                };
+                pass.set_bind_group(3, group, &[(i as u64 * PARAMS_STRIDE) as u32]);
+                pass.dispatch_workgroups(dispatches[i].0, dispatches[i].1, 1);
+            }
+            if self.blend {
+                pass.set_pipeline(&self.pass.pipelines.weight);
+                pass.set_bind_group(0, frame_group, &[]);
+                pass.set_bind_group(1, &out.weight, &[]);
+                pass.set_bind_group(2, crowd_group, &[]);
+                pass.dispatch_workgroups(groups_for(self.drawn), 1, 1);
+            }
+            let joints = self.palettes.joints() as u32;
+            self.source
+                .dispatch(&mut pass, [frame_group, crowd_group], self.drawn, joints);
+            pass.set_pipeline(&self.pass.pipelines.args);
+            pass.set_bind_group(1, &out.args, &[]);
+            pass.dispatch_workgroups(1, 1, 1);
+            pass.set_pipeline(&self.pass.pipelines.skin);
+            pass.set_bind_group(1, skin_group, &[]);
+            let levels = levels.min(self.pass.level_lengths.len() as u32);
+            for l in 0..levels {
+                let offset = (MAX_VIEWS as u64 + l as u64) * PARAMS_STRIDE;
+                pass.set_bind_group(3, &self.pass.no_list, &[offset as u32]);
+                pass.dispatch_workgroups_indirect(&out.dispatch, l as u64 * 12);
+            }
+        }
+        if timed && let Some(t) = &self.timer {
+            t.resolve(encoder);
+        }
+        self.frames += 1;
+        if let Some((copy, frame)) = self.readbacks.iter_mut().find(|(c, _)| c.is_idle()) {
+            copy.record(encoder, &out.state, HEADER_BYTES);
+            *frame = self.frames;
+        }
+    }
+
+    fn after_submit(&mut self, device: &wgpu::Device, wait: bool) {
+        for (copy, _) in &self.readbacks {
+            copy.start_map();
+        }
+        // The timer starts its own map and polls once.
+        if let Some(t) = &mut self.timer {
+            t.after_submit(device);
+        }
+        let poll = if wait {
+            wgpu::PollType::wait_indefinitely()
+        } else {
+            wgpu::PollType::Poll
+        };
+        let _ = device.poll(poll);
+        if wait && let Some(t) = &mut self.timer {
+            t.after_submit(device);
+        }
+        let mut newest: Option<(u64, [u32; STATE_HEADER as usize])> = None;
+        for (copy, frame) in &self.readbacks {
+            let mut words = [0u32; STATE_HEADER as usize];
+            let read = copy.take(|bytes| words.copy_from_slice(bytemuck::cast_slice(bytes)));
+            if read.is_some() && *frame > self.latest && newest.is_none_or(|(f, _)| *frame > f) {
+                newest = Some((*frame, words));
+            }
+        }
+        if let Some((frame, words)) = newest {
+            self.latest = frame;
+            self.stats = Some(self.read_stats(&words));
+        }
+        if let Some(s) = &mut self.stats {
+            s.gpu_ms = self.timer.as_ref().and_then(|t| t.last_ms);
+        }
+    }
+
+    fn pass_stats(&self) -> Option<PassStats> {
+        self.stats
+    }
+
+    fn clear_pass_stats(&mut self) {
+        if let Some(t) = &mut self.timer {
+            t.clear();
+        }
+        if let Some(s) = &mut self.stats {
+            s.gpu_ms = None;
+        }
+    }
+
+    fn draw(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        model: &ModelGpu,
+        draw: &CrowdDraw<'_>,
+        which: CrowdPass,
+    ) {
+        if let Some(out) = &self.output {
+            draw_crowd(pass, self.pipelines.get(which), &out.draw, &self.crowd, model, draw);
+        }
+    }
+
+    fn group(&self) -> Option<(&wgpu::BindGroupLayout, &wgpu::BindGroup)> {
+        self.output.as_ref().map(|o| (&self.pass.layouts.draw, &o.draw))
+    }
+
+    fn gpu_memory_bytes(&self) -> u64 {
+        self.output.as_ref().map_or(0, Output::gpu_bytes)
+            + self.palettes.gpu_bytes()
+            + self.skin.bytes
+            + self.clip_table.size()
+            + self.pass.gpu_bytes()
+            + self.source.gpu_bytes()
+            + 3 * HEADER_BYTES
+    }
+
+    fn cap(&self) -> Option<u32> {
+        Some(self.cap)
+    }
+
+    fn ignores_morphs(&self) -> bool {
+        true
+    }
+}

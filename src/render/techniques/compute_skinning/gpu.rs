@@ -1,0 +1,496 @@
+//! The skin pass's GPU objects: its layouts and four compute pipelines (a
+//! layout each, holding only what its entry reads: every adapter allows 8
+//! storage buffers per stage), the level data, the dispatch parameters, the
+//! views' list groups, and the buffers sized for a crowd ([`Output`]).
+
+use super::{
+    LEVELS_HEADER, LEVELS_SPANS, MAX_SKIN_LEVELS, SKINNED_VERTEX_BYTES, STATE_HEADER,
+};
+use crate::gpu::compute_storage;
+use crate::lod::LodChain;
+use crate::render::gpu_data::SkinParams;
+use crate::render::pipeline::{bind_group, storage_entry, uniform_entry};
+use crate::render::techniques::{BuildContext, MAX_VIEWS, TechniqueKind};
+use wgpu::util::DeviceExt;
+
+/// Bytes between dispatch parameters (the largest storage offset
+/// alignment WebGPU allows).
+pub const PARAMS_STRIDE: u64 = 256;
+/// Parameter slots: one per view, then one per level.
+const PARAMS_SLOTS: usize = MAX_VIEWS + MAX_SKIN_LEVELS;
+
+/// Every level's vertices, once each, ascending, and each vertex's level
+/// bits, laid out as the pass reads them (`skin_levels`); and each level's
+/// list length. Levels past [`MAX_SKIN_LEVELS`] are left out.
+pub fn level_data(chain: &LodChain, vertices: usize) -> (Vec<u32>, Vec<u32>) {
+    let levels = chain.levels.len().min(MAX_SKIN_LEVELS);
+    let mut bits = vec![0u32; vertices];
+    let mut lists = Vec::with_capacity(levels);
+    for l in 0..levels {
+        let mut used: Vec<u32> = chain
+            .level_indices(l)
+            .iter()
+            .copied()
+            .filter(|&v| (v as usize) < vertices)
+            .collect();
+        used.sort_unstable();
+        used.dedup();
+        for &v in &used {
+            bits[v as usize] |= 1 << l;
+        }
+        lists.push(used);
+    }
+    let listed: usize = lists.iter().map(Vec::len).sum();
+    let bits_at = LEVELS_HEADER as usize + listed;
+    let mut data = vec![0u32; bits_at];
+    data[0] = levels as u32;
+    data[1] = bits_at as u32;
+    let mut at = LEVELS_HEADER as usize;
+    for (l, list) in lists.iter().enumerate() {
+        data[LEVELS_SPANS as usize + 2 * l] = at as u32;
+        data[LEVELS_SPANS as usize + 2 * l + 1] = list.len() as u32;
+        data[at..at + list.len()].copy_from_slice(list);
+        at += list.len();
+    }
+    data.extend(bits);
+    (data, lists.iter().map(|l| l.len() as u32).collect())
+}
+
+/// Workgroups of 64 for `items`, within one dispatch dimension (the
+/// shaders loop over the rest).
+pub fn groups_for(items: u32) -> u32 {
+    items.div_ceil(64).clamp(1, 65_535)
+}
+
+/// The buffers sized for `capacity` instances, and the groups over them.
+pub struct Output {
+    pub capacity: u32,
+    pub state: wgpu::Buffer,
+    pub skinned: wgpu::Buffer,
+    pub dispatch: wgpu::Buffer,
+    /// Group 1 of the scene and shadow draws.
+    pub draw: wgpu::BindGroup,
+    pub mark: wgpu::BindGroup,
+    pub weight: wgpu::BindGroup,
+    pub args: wgpu::BindGroup,
+    /// Over the palettes too (`None` until they exist).
+    pub skin: Option<wgpu::BindGroup>,
+}
+
+impl Output {
+    pub fn gpu_bytes(&self) -> u64 {
+        self.state.size() + self.skinned.size() + self.dispatch.size()
+    }
+}
+
+/// A view's list bound for the marking, kept while the culler keeps the
+/// same buffers.
+struct ListGroup {
+    visible: wgpu::Buffer,
+    args: wgpu::Buffer,
+    group: wgpu::BindGroup,
+}
+
+pub struct Layouts {
+    pub draw: wgpu::BindGroupLayout,
+    mark: wgpu::BindGroupLayout,
+    weight: wgpu::BindGroupLayout,
+    args: wgpu::BindGroupLayout,
+    skin: wgpu::BindGroupLayout,
+    list: wgpu::BindGroupLayout,
+}
+
+pub struct Pipelines {
+    pub mark: wgpu::ComputePipeline,
+    pub weight: wgpu::ComputePipeline,
+    pub args: wgpu::ComputePipeline,
+    pub skin: wgpu::ComputePipeline,
+}
+
+/// What the pass keeps whatever the crowd's size.
+pub struct SkinPass {
+    pub layouts: Layouts,
+    pub pipelines: Pipelines,
+    /// The level data (`skin_levels`).
+    pub levels: wgpu::Buffer,
+    /// Each level's vertex-list length.
+    pub level_lengths: Vec<u32>,
+    pub params: wgpu::Buffer,
+    /// Group 3 of direct views and of the skinning dispatches.
+    pub no_list: wgpu::BindGroup,
+    _no_list_buffer: wgpu::Buffer,
+    list_groups: [Option<ListGroup>; MAX_VIEWS],
+}
+
+fn layout(
+    device: &wgpu::Device,
+    label: &str,
+    entries: &[wgpu::BindGroupLayoutEntry],
+) -> wgpu::BindGroupLayout {
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(label),
+        entries,
+    })
+}
+
+fn compute_pipeline(
+    device: &wgpu::Device,
+    label: &str,
+    groups: &[Option<&wgpu::BindGroupLayout>],
+    module: &wgpu::ShaderModule,
+    entry: &str,
+) -> wgpu::ComputePipeline {
+    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(label),
+        bind_group_layouts: groups,
+        immediate_size: 0,
+    });
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(label),
+        layout: Some(&layout),
+        module,
+        entry_point: Some(entry),
+        compilation_options: Default::default(),
+        cache: None,
+    })
+}
+
+impl Layouts {
+    pub fn new(device: &wgpu::Device) -> Self {
+        let uniform = |b| wgpu::BindGroupLayoutEntry {
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ..uniform_entry(b)
+        };
+        let params = wgpu::BindGroupLayoutEntry {
+            binding: 3,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only: true },
+                has_dynamic_offset: true,
+                min_binding_size: wgpu::BufferSize::new(std::mem::size_of::<SkinParams>() as u64),
+            },
+            count: None,
+        };
+        let rw = |b| compute_storage(b, false);
+        let ro = |b| compute_storage(b, true);
+        Self {
+            draw: layout(
+                device,
+                "compute skinning draw layout",
+                &[
+                    storage_entry(2),
+                    uniform_entry(3),
+                    storage_entry(4),
+                    storage_entry(6),
+                ],
+            ),
+            mark: layout(device, "compute skinning mark layout", &[rw(7)]),
+            weight: layout(device, "compute skinning weight layout", &[ro(2), rw(7)]),
+            args: layout(
+                device,
+                "compute skinning args layout",
+                &[rw(7), ro(8), rw(9)],
+            ),
+            skin: layout(
+                device,
+                "compute skinning skin layout",
+                &[ro(0), ro(1), uniform(3), rw(5), rw(7), ro(8)],
+            ),
+            list: layout(
+                device,
+                "compute skinning list layout",
+                &[ro(1), ro(2), params],
+            ),
+        }
+    }
+}
+
+/// The parameters of every slot, each at its [`PARAMS_STRIDE`].
+fn params_bytes(slots: &[SkinParams; PARAMS_SLOTS]) -> Vec<u8> {
+    let mut bytes = vec![0u8; PARAMS_SLOTS * PARAMS_STRIDE as usize];
+    for (i, p) in slots.iter().enumerate() {
+        let at = i * PARAMS_STRIDE as usize;
+        bytes[at..at + std::mem::size_of::<SkinParams>()].copy_from_slice(bytemuck::bytes_of(p));
+    }
+    bytes
+}
+
+fn list_group(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    visible: &wgpu::Buffer,
+    args: &wgpu::Buffer,
+    params: &wgpu::Buffer,
+) -> wgpu::BindGroup {
+    let params = wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+        buffer: params,
+        offset: 0,
+        size: wgpu::BufferSize::new(std::mem::size_of::<SkinParams>() as u64),
+    });
+    bind_group(
+        device,
+        "compute skinning list group",
+        layout,
+        &[
+            (1, visible.as_entire_binding()),
+            (2, args.as_entire_binding()),
+            (3, params),
+        ],
+    )
+}
+
+impl SkinPass {
+    /// The pass of technique `kind` (its crowd module holds the entries)
+    /// for the model of `ctx` over `layouts` (the draws' among them);
+    /// `crowd_layout` is the crowd's group 2.
+    pub fn new(
+        ctx: &BuildContext<'_>,
+        kind: TechniqueKind,
+        layouts: Layouts,
+        crowd_layout: &wgpu::BindGroupLayout,
+    ) -> Self {
+        let device = ctx.device;
+        let module = kind.crowd_module().create(device);
+        let l = &layouts;
+        let pipelines = Pipelines {
+            mark: compute_pipeline(
+                device,
+                "compute skinning mark",
+                &[None, Some(&l.mark), None, Some(&l.list)],
+                &module,
+                "cs_skin_mark",
+            ),
+            weight: compute_pipeline(
+                device,
+                "compute skinning weight",
+                &[Some(ctx.frame_layout), Some(&l.weight), Some(crowd_layout)],
+                &module,
+                "cs_skin_weight",
+            ),
+            args: compute_pipeline(
+                device,
+                "compute skinning args",
+                &[None, Some(&l.args)],
+                &module,
+                "cs_skin_args",
+            ),
+            skin: compute_pipeline(
+                device,
+                "compute skinning skin",
+                &[None, Some(&l.skin), None, Some(&l.list)],
+                &module,
+                "cs_skin",
+            ),
+        };
+        let (data, level_lengths) = level_data(ctx.lod, ctx.model.vertex_count());
+        let levels = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("compute skinning levels"),
+            contents: bytemuck::cast_slice(&data),
+            usage: wgpu::BufferUsages::STORAGE,
+        });
+        // The levels' parameters are fixed; the views' are written per frame.
+        let mut slots = [SkinParams::default(); PARAMS_SLOTS];
+        for (l, p) in slots[MAX_VIEWS..].iter_mut().enumerate() {
+            p.level = l as u32;
+        }
+        let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("compute skinning params"),
+            contents: &params_bytes(&slots),
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        });
+        let no_list_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("compute skinning no list"),
+            size: 64,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
+        let no_list = list_group(
+            device,
+            &layouts.list,
+            &no_list_buffer,
+            &no_list_buffer,
+            &params,
+        );
+        Self {
+            layouts,
+            pipelines,
+            levels,
+            level_lengths,
+            params,
+            no_list,
+            _no_list_buffer: no_list_buffer,
+            list_groups: Default::default(),
+        }
+    }
+
+    /// GPU bytes of the level data and the parameters.
+    pub fn gpu_bytes(&self) -> u64 {
+        self.levels.size() + self.params.size()
+    }
+
+    /// Binds view `i`'s list for the marking; made again only when the
+    /// culler's buffers changed.
+    pub fn bind_list(
+        &mut self,
+        device: &wgpu::Device,
+        i: usize,
+        visible: &wgpu::Buffer,
+        args: &wgpu::Buffer,
+    ) {
+        let current = self.list_groups[i]
+            .as_ref()
+            .is_some_and(|g| g.visible == *visible && g.args == *args);
+        if !current {
+            self.list_groups[i] = Some(ListGroup {
+                group: list_group(device, &self.layouts.list, visible, args, &self.params),
+                visible: visible.clone(),
+                args: args.clone(),
+            });
+        }
+    }
+
+    /// View `i`'s list group, once bound.
+    pub fn list(&self, i: usize) -> Option<&wgpu::BindGroup> {
+        self.list_groups.get(i)?.as_ref().map(|g| &g.group)
+    }
+
+    /// The buffers for `capacity` instances of `vertices` vertices (none
+    /// above `limit` bytes), with their groups; `clips` and `info` are the
+    /// technique's clip table and skin info.
+    pub fn output(
+        &self,
+        device: &wgpu::Device,
+        capacity: u32,
+        vertices: usize,
+        limit: u64,
+        [clips, info]: [&wgpu::Buffer; 2],
+    ) -> Output {
+        let regions = 3 + self.level_lengths.len().max(1) as u64;
+        let buffer = |label, size: u64, usage| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: size.min(limit).max(16),
+                usage,
+                mapped_at_creation: false,
+            })
+        };
+        let storage = wgpu::BufferUsages::STORAGE;
+        let state = buffer(
+            "compute skinning state",
+            (STATE_HEADER as u64 + regions * capacity as u64) * 4,
+            storage | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+        );
+        let skinned = buffer(
+            "compute skinned vertices",
+            capacity as u64 * vertices.max(1) as u64 * SKINNED_VERTEX_BYTES,
+            storage,
+        );
+        let dispatch = buffer(
+            "compute skinning dispatch",
+            MAX_SKIN_LEVELS as u64 * 12,
+            storage | wgpu::BufferUsages::INDIRECT,
+        );
+        let l = &self.layouts;
+        let group = |label, layout, entries: &[(u32, wgpu::BindingResource<'_>)]| {
+            bind_group(device, label, layout, entries)
+        };
+        Output {
+            capacity,
+            draw: group(
+                "compute skinning draw group",
+                &l.draw,
+                &[
+                    (2, clips.as_entire_binding()),
+                    (3, info.as_entire_binding()),
+                    (4, skinned.as_entire_binding()),
+                    (6, state.as_entire_binding()),
+                ],
+            ),
+            mark: group(
+                "compute skinning mark group",
+                &l.mark,
+                &[(7, state.as_entire_binding())],
+            ),
+            weight: group(
+                "compute skinning weight group",
+                &l.weight,
+                &[(2, clips.as_entire_binding()), (7, state.as_entire_binding())],
+            ),
+            args: group(
+                "compute skinning args group",
+                &l.args,
+                &[
+                    (7, state.as_entire_binding()),
+                    (8, self.levels.as_entire_binding()),
+                    (9, dispatch.as_entire_binding()),
+                ],
+            ),
+            skin: None,
+            state,
+            skinned,
+            dispatch,
+        }
+    }
+
+    /// The skinning group of `out`, over `palettes` and the skin data.
+    pub fn skin_group(
+        &self,
+        device: &wgpu::Device,
+        out: &Output,
+        palettes: &wgpu::Buffer,
+        [skin_vertices, info]: [&wgpu::Buffer; 2],
+    ) -> wgpu::BindGroup {
+        bind_group(
+            device,
+            "compute skinning skin group",
+            &self.layouts.skin,
+            &[
+                (0, palettes.as_entire_binding()),
+                (1, skin_vertices.as_entire_binding()),
+                (3, info.as_entire_binding()),
+                (5, out.skinned.as_entire_binding()),
+                (7, out.state.as_entire_binding()),
+                (8, self.levels.as_entire_binding()),
+            ],
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lod::LodLevel;
+
+    fn level(first_index: u32, index_count: u32) -> LodLevel {
+        LodLevel {
+            first_index,
+            index_count,
+            ..LodLevel::default()
+        }
+    }
+
+    /// Each level lists the vertices its triangles use, once, ascending;
+    /// each vertex carries the bits of the levels that use it.
+    #[test]
+    fn level_data_lists_each_levels_vertices_once() {
+        let chain = LodChain {
+            // Level 0: vertices 0..6; level 1: 0, 2, 5 (twice); level 2: 5, 1.
+            indices: vec![0, 1, 2, 3, 4, 5, 5, 2, 0, 0, 2, 5, 5, 1, 5],
+            levels: vec![level(0, 6), level(6, 6), level(12, 3)],
+            ..LodChain::default()
+        };
+        let (data, lengths) = level_data(&chain, 7);
+        assert_eq!(lengths, [6, 3, 2]);
+        assert_eq!(data[0], 3);
+        let span = |l: usize| {
+            let first = data[LEVELS_SPANS as usize + 2 * l] as usize;
+            let len = data[LEVELS_SPANS as usize + 2 * l + 1] as usize;
+            &data[first..first + len]
+        };
+        assert_eq!(span(0), [0, 1, 2, 3, 4, 5]);
+        assert_eq!(span(1), [0, 2, 5]);
+        assert_eq!(span(2), [1, 5]);
+        let bits = &data[data[1] as usize..];
+        assert_eq!(bits, [0b011, 0b101, 0b011, 0b001, 0b001, 0b111, 0]);
+    }
+}

@@ -1,0 +1,172 @@
+//! Every drawn instance's joint palettes, sampled on the CPU each frame:
+//! the per-instance CPU work of live skinning, shared with compute
+//! skinning. Each instance's clip and time come from the VAT's clip table
+//! and the behaviour's CPU mirror ([`instance_anim`]); the palettes are
+//! sampled on every core into one reused Vec and uploaded with ONE
+//! `write_buffer` (`shaders/palette.wgsl` reads them).
+//!
+//! With behaviour on, every instance gets TWO palettes (the previous clip's
+//! and the current one's, from the herd's schedule mirrored on the CPU, or
+//! glide and flap for birds) and the shader blends them with the weight
+//! `anim_state` computes on the GPU: the honest CPU cost of a crossfade.
+
+use super::{BuildContext, FrameContext, grow_buffer};
+use crate::Model;
+use crate::bones::JointRows;
+use crate::crowd::CrowdMirror;
+use crate::crowd::anim::{AnimClips, BehaviourView, instance_anim};
+use crate::pose_batch::PoseBatch;
+use crate::render::gpu_data::JOINT_ROWS_BYTES;
+use crate::vat::VatClip;
+use rayon::prelude::*;
+use std::sync::Arc;
+
+pub struct PaletteSampler {
+    model: Arc<Model>,
+    clips: Vec<VatClip>,
+    batch: PoseBatch,
+    mirror: CrowdMirror,
+    /// Every drawn instance's palette, kept between frames (no allocation
+    /// per frame once it has grown).
+    palettes: Vec<JointRows>,
+    /// Every drawn instance's clips this frame (reused like `palettes`).
+    anims: Vec<AnimClips>,
+    buffer: Option<wgpu::Buffer>,
+    label: &'static str,
+    max_binding: u64,
+}
+
+impl PaletteSampler {
+    /// A sampler whose buffer is labelled `label`.
+    pub fn new(ctx: &BuildContext<'_>, label: &'static str) -> Self {
+        Self {
+            model: ctx.model.clone(),
+            clips: ctx.vat.clips.clone(),
+            batch: PoseBatch::new(ctx.model),
+            mirror: CrowdMirror::default(),
+            palettes: Vec::new(),
+            anims: Vec::new(),
+            buffer: None,
+            label,
+            max_binding: ctx.caps.max_storage_buffer_binding_size,
+        }
+    }
+
+    /// Joints per palette (1 for a model with none: its identity).
+    pub fn joints(&self) -> usize {
+        self.model.palette.len().max(1)
+    }
+
+    /// The most palettes one storage binding holds.
+    pub fn max_palettes(&self) -> u32 {
+        (self.max_binding / (self.joints() as u64 * JOINT_ROWS_BYTES)).min(u32::MAX as u64) as u32
+    }
+
+    /// Palettes per instance this frame: two with behaviour on (a
+    /// crossfade), else one.
+    pub fn per_instance(ctx: &FrameContext<'_>) -> u32 {
+        if ctx.frame.behaviour != 0 { 2 } else { 1 }
+    }
+
+    /// The buffer the palettes are uploaded to (`None` before the first
+    /// frame).
+    pub fn buffer(&self) -> Option<&wgpu::Buffer> {
+        self.buffer.as_ref()
+    }
+
+    /// Bytes of the buffer.
+    pub fn gpu_bytes(&self) -> u64 {
+        self.buffer.as_ref().map_or(0, |b| b.size())
+    }
+
+    /// Sizes the buffer for instances `0..count` without sampling them
+    /// (the GPU makes them: compute skinning from the bone texture); true
+    /// when it was replaced.
+    pub fn reserve(&mut self, ctx: &FrameContext<'_>, count: u32) -> bool {
+        let joints = count as u64 * Self::per_instance(ctx) as u64 * self.joints() as u64;
+        self.grow(ctx.device, joints * JOINT_ROWS_BYTES)
+    }
+
+    /// Grows the buffer to hold `bytes`; true when it was replaced.
+    fn grow(&mut self, device: &wgpu::Device, bytes: u64) -> bool {
+        let grown = grow_buffer(
+            device,
+            self.buffer.as_ref(),
+            self.label,
+            bytes.max(JOINT_ROWS_BYTES),
+            self.max_binding,
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        );
+        let replaced = grown.is_some();
+        if grown.is_some() {
+            self.buffer = grown;
+        }
+        replaced
+    }
+
+    /// Samples and uploads the palettes of instances `0..count` (already
+    /// capped by the caller to [`Self::max_palettes`] /
+    /// [`Self::per_instance`]). Returns the bytes uploaded and whether the
+    /// buffer was replaced (the caller rebuilds its bind group).
+    pub fn update(&mut self, ctx: &FrameContext<'_>, count: u32) -> (u64, bool) {
+        let blend = ctx.frame.behaviour != 0;
+        let per_instance = Self::per_instance(ctx);
+        let joints = self.joints();
+        let palettes = count as usize * per_instance as usize;
+        let needed = palettes * joints;
+        if self.palettes.len() < needed {
+            // Geometric growth, so a rising count reallocates rarely.
+            let grown = needed.max(self.palettes.len() * 2);
+            self.palettes.resize(grown, [[0.0; 4]; 3]);
+        }
+        let instances = self.mirror.get(ctx.crowd.seed(), count);
+        let (model, clips, frame) = (&*self.model, &self.clips[..], ctx.frame);
+        if model.palette.is_empty() {
+            // A model with no palette: identity for its one pseudo joint.
+            for p in &mut self.palettes[..needed] {
+                *p = [
+                    [1.0, 0.0, 0.0, 0.0],
+                    [0.0, 1.0, 0.0, 0.0],
+                    [0.0, 0.0, 1.0, 0.0],
+                ];
+            }
+        } else {
+            let view = ctx.behaviour.view();
+            // The herd's weights are known here: an instance that is not
+            // crossfading needs no previous palette (the shader gives it no
+            // weight), so a strong baseline does not sample it. The flock's
+            // weights live on the GPU, so birds always get both.
+            let weight_known = matches!(view, BehaviourView::Herd { .. });
+            // Each instance's clips once (in parallel), then its palettes.
+            let n = count as usize;
+            if self.anims.len() < n {
+                self.anims
+                    .resize(n.max(self.anims.len() * 2), AnimClips::default());
+            }
+            self.anims[..n]
+                .par_iter_mut()
+                .enumerate()
+                .for_each(|(i, a)| *a = instance_anim(&instances[i], i as u32, frame, clips, view));
+            let anims = &self.anims;
+            // Palette 2i is instance i's previous clip, 2i + 1 its current.
+            let at = |i: usize| {
+                let (n, which) = if blend { (i / 2, i % 2) } else { (i, 1) };
+                let a = anims[n];
+                match which {
+                    0 if weight_known && a.weight >= 1.0 => None,
+                    0 => Some(a.previous),
+                    _ => Some(a.current),
+                }
+            };
+            self.batch.palettes(model, palettes, at, &mut self.palettes);
+        }
+        let bytes = needed as u64 * JOINT_ROWS_BYTES;
+        let replaced = self.grow(ctx.device, bytes);
+        if let Some(buffer) = &self.buffer {
+            // All palettes in one upload.
+            ctx.queue
+                .write_buffer(buffer, 0, bytemuck::cast_slice(&self.palettes[..needed]));
+        }
+        (bytes, replaced)
+    }
+}
