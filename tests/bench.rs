@@ -79,6 +79,13 @@ fn small_bench_writes_valid_json_csv_and_chart() {
         positive(&v["model"][key], &format!("model.{key}"));
     }
     assert_eq!(v["size"], serde_json::json!([256, 128]));
+    // The impostor atlas (on by default) is drawn before the timed frames
+    // and reported: its bytes, build time, cell and cells.
+    let far = &v["far_field"];
+    assert_eq!(far["impostors"], true, "{text}");
+    for key in ["atlas_bytes", "atlas_build_ms", "atlas_cell", "atlas_cells"] {
+        positive(&far[key], &format!("far_field.{key}"));
+    }
 
     let results = v["results"].as_array().expect("results is an array");
     assert_eq!(results.len(), 4, "2 techniques × 2 counts: {text}");

@@ -218,6 +218,11 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
     config.cull = args.cull.settings();
     config.shadows = args.shadows.settings();
     let mut renderer = Renderer::new(gpu.clone(), &prepared.model, &prepared.vat, &config)?;
+    // The atlas is drawn before any frame is timed (else the first warm-up
+    // frame would carry it) and its size and build time go in the report.
+    if config.cull.impostors {
+        renderer.ensure_impostors()?;
+    }
     let target = gpu.device.create_texture(&wgpu::TextureDescriptor {
         label: Some("bench target"),
         size: wgpu::Extent3d {
@@ -465,7 +470,7 @@ impl Mode {
 
 /// The far field's settings and atlas, for the report.
 fn far_field_report(renderer: &Renderer, config: &RendererConfig) -> FarFieldReport {
-    FarFieldReport {
+    let mut report = FarFieldReport {
         impostors: config.cull.impostors,
         impostor_px: config.cull.impostor_px,
         coarse_levels: config.cull.coarse_levels,
@@ -478,5 +483,12 @@ fn far_field_report(renderer: &Renderer, config: &RendererConfig) -> FarFieldRep
             .map(|l| l.triangles())
             .collect(),
         ..FarFieldReport::default()
+    };
+    if let Some(atlas) = renderer.impostor_atlas() {
+        report.atlas_bytes = atlas.bytes;
+        report.atlas_build_ms = atlas.build_ms;
+        report.atlas_cell = atlas.layout.cell;
+        report.atlas_cells = atlas.layout.cells() * atlas.layout.layers;
     }
+    report
 }
