@@ -46,6 +46,20 @@ pub struct BakeArgs {
         default_value = "stampede"
     )]
     pub formats: Vec<crate::formats::Format>,
+    /// The far field's impostor atlas (drawn on the GPU): auto writes it
+    /// when a GPU adapter is there and says so when not, on requires one,
+    /// off skips it.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub impostors: ImpostorExport,
+}
+
+/// `bake --impostors`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ImpostorExport {
+    #[default]
+    Auto,
+    On,
+    Off,
 }
 
 impl BakeArgs {
@@ -152,11 +166,20 @@ pub fn bake(args: &BakeArgs) -> anyhow::Result<()> {
     let (_, lod) = lod::write(&chain, stage.dir())?;
     let (_, mesh) = formats::write_mesh(&model, &vat.layout, stage.dir())?;
     let formats = formats::write_engines(&model, &vat, &engines, stage.dir())?;
-    let sections = BakeSections { lod, mesh, formats };
+    let (impostor, atlas_line) = bake_impostor(args, &model, &vat, &chain, stage.dir())?.unzip();
+    let sections = BakeSections {
+        lod,
+        mesh,
+        formats,
+        impostor,
+    };
     vat::export_with(&model, &vat, stage.dir(), &sections)?;
     let files = stage.commit("vat.json")?;
     print_bake(&model, &vat);
     print!("{}", LodSummary(&chain));
+    if let Some(line) = atlas_line {
+        println!("{line}");
+    }
     println!("wrote:");
     for f in files {
         println!("  {}", f.display());
@@ -171,6 +194,61 @@ struct BakeSections {
     mesh: crate::formats::MeshJson,
     #[serde(skip_serializing_if = "formats_empty")]
     formats: crate::formats::FormatsJson,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    impostor: Option<crate::formats::impostor::ImpostorJson>,
+}
+
+/// Draws the impostor atlas on a headless GPU and writes it into `dir`
+/// (`bake --impostors`) with the line `bake` prints of it; `None` when
+/// off, or on auto without an adapter.
+fn bake_impostor(
+    args: &BakeArgs,
+    model: &Model,
+    vat: &vat::Vat,
+    chain: &LodChain,
+    dir: &Path,
+) -> anyhow::Result<Option<(crate::formats::impostor::ImpostorJson, String)>> {
+    use crate::crowd::setup::{self, ModelChoice, MotionChoice};
+    if args.impostors == ImpostorExport::Off {
+        return Ok(None);
+    }
+    let gpu = match crate::gpu::GpuContext::headless() {
+        Ok(gpu) => gpu,
+        Err(e) if args.impostors == ImpostorExport::Auto => {
+            eprintln!(
+                "warning: {e}: the impostor atlas is drawn on the GPU, so this export has none (--impostors off to skip it quietly, on to make this an error)"
+            );
+            return Ok(None);
+        }
+        Err(e) => {
+            return Err(anyhow::Error::new(e).context("the impostor atlas needs a GPU adapter"));
+        }
+    };
+    let motion = MotionChoice::Auto.resolve(&ModelChoice::parse(&args.model), &vat.clips);
+    let layout = setup::impostor_layout(vat, motion).with_mesh(chain);
+    let (atlas, layers) =
+        crate::render::impostor::export::draw_layers(&gpu, model, vat, chain, layout)
+            .with_context(|| {
+                format!("{}: cannot draw the impostor atlas", model.source.display())
+            })?;
+    let names: Vec<String> = vat.clips.iter().map(|c| c.name.clone()).collect();
+    let json = crate::formats::impostor::write_atlas(
+        &atlas.layout,
+        &names,
+        &layers,
+        crate::crowd::cull::DEFAULT_IMPOSTOR_PX,
+        dir,
+    )?;
+    let line = format!(
+        "  impostor atlas: {} layers (clip frames) of {}×{}, {} views each, drawn in {:.0} ms ({})",
+        json.layers,
+        json.layer_width,
+        json.layer_height,
+        atlas.layout.cells(),
+        atlas.build_ms,
+        gpu.description()
+    );
+    Ok(Some((json, line)))
 }
 
 fn formats_empty(f: &crate::formats::FormatsJson) -> bool {

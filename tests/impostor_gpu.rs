@@ -6,9 +6,11 @@
 //! from one without, with fewer triangles, and the tint shows the band.
 
 mod gpu_common;
+mod raster_common;
 use gpu_common as common;
+use raster_common::rasterize;
 
-use glam::{Mat4, Vec3};
+use glam::Vec3;
 use stampede::crowd::anim::instance_anim;
 use stampede::crowd::cull::DEFAULT_IMPOSTOR_PX;
 use stampede::crowd::setup::{Loaded, ModelChoice, load};
@@ -42,73 +44,6 @@ fn view(
         view.renderer.impostor_error
     );
     Some((view, loaded))
-}
-
-/// The standard 4× MSAA sample positions, in texels from the centre.
-const SAMPLES: [(f32, f32); 4] = [
-    (-0.125, -0.375),
-    (0.375, -0.125),
-    (-0.375, 0.125),
-    (0.125, 0.375),
-];
-
-/// Rasterizes the triangles (model space, projected by `view_proj` into a
-/// `cell`² square) at the four MSAA sample positions of each texel: the
-/// share of samples covered and the nearest depth at the centre's nearest
-/// covered sample; `cull_back` drops the triangles that face away
-/// (clockwise on screen), as the GPU does for a model that is not
-/// double-sided.
-fn rasterize(
-    triangles: &[[Vec3; 3]],
-    view_proj: Mat4,
-    cell: u32,
-    cull_back: bool,
-) -> Vec<(f32, Option<f32>)> {
-    let mut depth = vec![[f32::INFINITY; 4]; (cell * cell) as usize];
-    let to_texel = |p: Vec3| {
-        let q = view_proj.project_point3(p);
-        Vec3::new(
-            (q.x * 0.5 + 0.5) * cell as f32,
-            (0.5 - q.y * 0.5) * cell as f32,
-            q.z,
-        )
-    };
-    for t in triangles {
-        let [a, b, c] = t.map(to_texel);
-        let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
-        // Texel rows run down: a counter-clockwise triangle on screen has
-        // a negative area here.
-        if area.abs() < 1e-9 || (cull_back && area > 0.0) {
-            continue;
-        }
-        let lo = |v: f32| (v.floor() - 1.0).clamp(0.0, cell as f32) as u32;
-        let hi = |v: f32| (v.ceil() + 1.0).clamp(0.0, cell as f32) as u32;
-        for y in lo(a.y.min(b.y).min(c.y))..hi(a.y.max(b.y).max(c.y)) {
-            for x in lo(a.x.min(b.x).min(c.x))..hi(a.x.max(b.x).max(c.x)) {
-                for (s, (dx, dy)) in SAMPLES.iter().enumerate() {
-                    let (px, py) = (x as f32 + 0.5 + dx, y as f32 + 0.5 + dy);
-                    let w0 = ((b.x - px) * (c.y - py) - (b.y - py) * (c.x - px)) / area;
-                    let w1 = ((c.x - px) * (a.y - py) - (c.y - py) * (a.x - px)) / area;
-                    let w2 = 1.0 - w0 - w1;
-                    if w0 < 0.0 || w1 < 0.0 || w2 < 0.0 {
-                        continue;
-                    }
-                    let z = w0 * a.z + w1 * b.z + w2 * c.z;
-                    let slot = &mut depth[(y * cell + x) as usize][s];
-                    *slot = slot.min(z);
-                }
-            }
-        }
-    }
-    depth
-        .iter()
-        .map(|d| {
-            let covered: Vec<f32> = d.iter().copied().filter(|z| z.is_finite()).collect();
-            let mean =
-                (!covered.is_empty()).then(|| covered.iter().sum::<f32>() / covered.len() as f32);
-            (covered.len() as f32 / 4.0, mean)
-        })
-        .collect()
 }
 
 /// The atlas's cells hold the model as a CPU rasterization of its CPU
@@ -146,8 +81,10 @@ fn atlas_cells_hold_the_cpu_skinned_mesh() {
                     .collect();
                 for row in 0..layout.elevations.len() as u32 {
                     for column in (0..layout.yaws).step_by(3) {
-                        let cpu =
-                            rasterize(&triangles, layout.view_proj(column, row), cell, cull_back);
+                        let cpu = {
+                            let m = layout.view_proj(column, row);
+                            rasterize(&triangles, |p| m.project_point3(p), cell, cull_back)
+                        };
                         for y in 0..cell {
                             for x in 0..cell {
                                 let at = ((row * cell + y) * width + column * cell + x) as usize;

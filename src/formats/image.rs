@@ -1,4 +1,4 @@
-//! The two texture files the engine formats write: a 16-bit RGBA PNG and a
+//! The texture files the exports write: 8- and 16-bit RGBA PNGs and a
 //! half-float RGBA OpenEXR, row 0 at the top.
 
 use super::FormatError;
@@ -46,4 +46,33 @@ pub fn write_exr_f16(
         path: path.to_owned(),
         source,
     })
+}
+
+/// An 8-bit RGBA PNG of `texels`, tagged sRGB or linear (gamma 1.0) so an
+/// importer that reads the tag decodes it as meant.
+pub fn write_png8(
+    path: &Path,
+    width: u32,
+    height: u32,
+    texels: &[[u8; 4]],
+    srgb: bool,
+) -> Result<(), FormatError> {
+    let png_error = |source| FormatError::Png {
+        path: path.to_owned(),
+        source,
+    };
+    let file = std::fs::File::create(path).map_err(FormatError::io(path))?;
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    if srgb {
+        encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
+    } else {
+        encoder.set_source_gamma(png::ScaledFloat::new(1.0));
+    }
+    let mut writer = encoder.write_header().map_err(png_error)?;
+    writer
+        .write_image_data(texels.as_flattened())
+        .map_err(png_error)?;
+    writer.finish().map_err(png_error)
 }

@@ -1,6 +1,7 @@
 //! The bake, ready for other engines: the mesh every export carries
 //! (`mesh.glb`, the vertex stream with its texel lookup), the engine
 //! formats made from the same frames (OpenVAT, Houdini VAT 3 soft body),
+//! the far field's impostor atlas,
 //! and the staging folder that makes an export appear whole or not at all.
 //! Plain data and files; no GPU code. The formats are documented in
 //! README.md.
@@ -9,6 +10,7 @@ mod frames;
 mod glb;
 pub mod houdini;
 mod image;
+pub mod impostor;
 mod mesh;
 pub mod openvat;
 mod staging;

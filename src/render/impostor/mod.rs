@@ -1,9 +1,11 @@
 //! The far field's animated impostors on the GPU: the atlas, drawn once
 //! per device from the model's VAT (`atlas`), and the scene pass's draw of
-//! the cull pass's impostor region (`pass`). The layout is plain data in
+//! the cull pass's impostor region (`pass`), and the atlas read back for
+//! `bake` (`export`). The layout is plain data in
 //! `crate::impostor`.
 
 mod atlas;
+pub mod export;
 pub mod measure;
 mod pass;
 
