@@ -25,7 +25,8 @@ struct CullParams {
     // Mesh levels; the impostor region is region `levels`.
     levels: u32,
     // 1 = frustum, 2 = mesh LOD, 4 = nearest-frame animation LOD, 8 =
-    // receivers, 16 = impostors, 32 = minimum size.
+    // receivers, 16 = impostors, 32 = minimum size, 64 = the sweep ends
+    // under the ground, 128 = levels no finer than the camera's.
     flags: u32,
     budget_px: f32,
     // Entries per region in the visible list.
@@ -44,8 +45,14 @@ struct CullParams {
     min_size_px: f32,
     // The region impostors go to (after every level of the chain).
     impostor_region: u32,
-    _pad1: u32,
-    _pad2: u32,
+    // With flag 64: the lowest height a receiver has.
+    ground: f32,
+    // With flag 128: the finest level a caster the camera would draw as an
+    // impostor casts with (the first coarse level).
+    far_level: u32,
+    // With flag 128: xyz = the camera's eye, w = its pixels per world unit
+    // at distance 1.
+    camera: vec4<f32>,
 };
 
 // Read-only storage, not uniform, for the reason `frame` is (common.wgsl):
@@ -81,6 +88,40 @@ fn diameter_px(centre: vec3<f32>, radius: f32) -> f32 {
     return size / max(length(centre - cull.eye.xyz), 1e-4);
 }
 
+// How far a sphere travels along the unit `sweep` before it is wholly
+// under the ground; a negative value when it never goes down (unbounded).
+// The twin of `cull::sweep_length`.
+fn sweep_length(centre: vec3<f32>, radius: f32, sweep: vec3<f32>) -> f32 {
+    if sweep.y < -1e-4 {
+        return max((centre.y + radius - cull.ground) / -sweep.y, 0.0);
+    }
+    return -1.0;
+}
+
+// With flag 128: the finest level the camera's rule lets a caster have: its
+// animated error in the camera's pixels, and the first coarse level where
+// the camera would draw it as an impostor. The twin of
+// `CullUniform::camera_level`.
+fn camera_level(centre: vec3<f32>, radius: f32, scale: f32) -> u32 {
+    if (cull.flags & 2u) == 0u {
+        return 0u;
+    }
+    let distance = length(centre - cull.camera.xyz);
+    let size = 2.0 * radius * cull.camera.w / max(distance, 1e-4);
+    var level = 0u;
+    for (var l = min(cull.levels, 6u) - 1u; l >= 1u; l--) {
+        let px = cull.level_error[l / 4u][l % 4u] * scale * cull.camera.w / max(distance - radius, 1e-4);
+        if px <= cull.budget_px {
+            level = l;
+            break;
+        }
+    }
+    if size <= cull.impostor_px && cull.far_level < cull.levels {
+        level = max(level, cull.far_level);
+    }
+    return level;
+}
+
 // CULLED, or the entry's bits above the index: region << 28, nearest << 31.
 fn cull_instance(centre: vec3<f32>, radius: f32, scale: f32) -> u32 {
     if (cull.flags & 1u) != 0u {
@@ -96,11 +137,21 @@ fn cull_instance(centre: vec3<f32>, radius: f32, scale: f32) -> u32 {
     // A caster is needed only if its sphere, swept along the light, can
     // reach the receivers: not when it is wholly outside one of their
     // planes and the light carries it no closer.
+    // With flag 64 the sweep ends where the sphere is under the ground.
     if (cull.flags & 8u) != 0u {
+        let r = radius + cull.sweep.w;
+        var along = -1.0;
+        if (cull.flags & 64u) != 0u {
+            along = sweep_length(centre, r, cull.sweep.xyz);
+        }
         for (var i = 0u; i < 6u; i++) {
             let p = cull.receivers[i];
-            if dot(p.xyz, centre) + p.w + (radius + cull.sweep.w) < 0.0
-                && dot(p.xyz, cull.sweep.xyz) <= 0.0 {
+            let start = dot(p.xyz, centre) + p.w + r;
+            var outside = start < 0.0 && dot(p.xyz, cull.sweep.xyz) <= 0.0;
+            if along >= 0.0 {
+                outside = start < 0.0 && start + dot(p.xyz, cull.sweep.xyz) * along < 0.0;
+            }
+            if outside {
                 return CULLED;
             }
         }
@@ -120,6 +171,9 @@ fn cull_instance(centre: vec3<f32>, radius: f32, scale: f32) -> u32 {
                 break;
             }
         }
+    }
+    if (cull.flags & 128u) != 0u {
+        level = max(level, camera_level(centre, radius, scale));
     }
     var bits = level << 28u;
     if (cull.flags & 4u) != 0u

@@ -199,6 +199,11 @@ fn check_cascades(view: &mut Headless, loaded: &Loaded, what: &str) -> Vec<usize
             triangles,
             "{what}, cascade {i}: reported triangles"
         );
+        let mut regions = [0usize; 8];
+        for bits in gpu.values() {
+            regions[entry_region(*bits) as usize] += 1;
+        }
+        eprintln!("{what}, cascade {i}: casters per level {regions:?}");
         kept.push(gpu.len());
     }
     eprintln!("{what}: casters per cascade {kept:?}");

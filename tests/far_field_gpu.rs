@@ -123,6 +123,7 @@ fn skipping_small_casters_and_ending_shadows_keep_the_opening_views() {
         let all = ShadowSettings {
             min_caster_texels: 0.0,
             distance: ShadowDistance::Off,
+            camera_lod: false,
             ..ShadowSettings::default()
         };
         let (everything, ..) = draw(&mut view, cull, all);
@@ -133,6 +134,13 @@ fn skipping_small_casters_and_ending_shadows_keep_the_opening_views() {
             .iter()
             .flatten()
             .map(|s| s.visible_total())
+            .sum();
+        let every_triangle: u64 = view
+            .renderer
+            .shadow_stats()
+            .iter()
+            .flatten()
+            .map(|s| s.triangles_total())
             .sum();
         for (what, shadows) in [
             (
@@ -149,7 +157,14 @@ fn skipping_small_casters_and_ending_shadows_keep_the_opening_views() {
                     ..all
                 },
             ),
-            ("both (the defaults)", ShadowSettings::default()),
+            (
+                "casters at no finer a level than the camera's",
+                ShadowSettings {
+                    camera_lod: true,
+                    ..all
+                },
+            ),
+            ("all three (the defaults)", ShadowSettings::default()),
         ] {
             let (image, ..) = draw(&mut view, cull, shadows);
             let casters: u32 = view
@@ -159,14 +174,32 @@ fn skipping_small_casters_and_ending_shadows_keep_the_opening_views() {
                 .flatten()
                 .map(|s| s.visible_total())
                 .sum();
+            let triangles: u64 = view
+                .renderer
+                .shadow_stats()
+                .iter()
+                .flatten()
+                .map(|s| s.triangles_total())
+                .sum();
             let d = common::diff(&image, &everything, 48);
             let share = d.failed as f64 / (320.0 * 180.0);
             eprintln!(
-                "{count} horses, {what}: {casters} casters (of {every_caster}); mean difference {:.2}, {:.3} % of pixels off by more than 48",
+                "{count} horses, {what}: {casters} casters (of {every_caster}), {triangles} triangles (of {every_triangle}); mean difference {:.2}, {:.3} % of pixels off by more than 48",
                 d.mean,
                 share * 100.0
             );
-            assert!(casters <= every_caster);
+            // The same cascades: skipping and coarser levels only take
+            // away. (A shadow distance fits the cascades to a shorter range,
+            // so a caster may fall in more of them.)
+            if shadows.distance == all.distance {
+                assert!(casters <= every_caster && triangles <= every_triangle);
+            }
+            if shadows.camera_lod && shadows.distance == all.distance {
+                assert!(
+                    triangles < every_triangle,
+                    "{count} horses, {what}: the camera's levels draw fewer triangles"
+                );
+            }
             assert!(
                 d.mean <= 1.0 && share <= 0.002,
                 "{count} horses, {what}: {d:?}"
@@ -182,6 +215,7 @@ fn skipping_small_casters_and_ending_shadows_keep_the_opening_views() {
         resolution: 256,
         min_caster_texels: 0.0,
         distance: ShadowDistance::Off,
+        camera_lod: false,
         ..ShadowSettings::default()
     };
     let count = |view: &Headless| -> u32 {

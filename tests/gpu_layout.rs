@@ -329,8 +329,9 @@ fn rust_mirrors_match_their_wgsl_structs() {
             sweep,
             min_size_px,
             impostor_region,
-            _pad1,
-            _pad2,
+            ground,
+            far_level,
+            camera,
         }),
         &wgsl_layout(&cull, "CullParams"),
     ));

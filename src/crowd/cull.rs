@@ -66,6 +66,14 @@ pub const FLAG_IMPOSTOR: u32 = 16;
 /// Skip instances whose sphere projects under
 /// [`CullUniform::min_size_px`] (a shadow caster under a texel).
 pub const FLAG_MIN_SIZE: u32 = 32;
+/// With [`FLAG_RECEIVERS`]: the sweep along the light ends where the
+/// sphere is wholly below [`CullUniform::ground`] (no receiver is lower).
+pub const FLAG_GROUND: u32 = 64;
+/// A light's view: a caster's level is no finer than the camera's rule
+/// gives it ([`CullUniform::camera`]), and no finer than
+/// [`CullUniform::far_level`] where the camera would draw it as an
+/// impostor.
+pub const FLAG_CAMERA_LOD: u32 = 128;
 
 /// What the user chose.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -157,6 +165,22 @@ pub struct CullView {
     /// Impostors may be chosen in this view (the camera's; a light's view
     /// draws its far casters with the coarse mesh levels instead).
     pub impostors: bool,
+    /// A light's view: the camera its shadows are seen through (see
+    /// [`CameraLod`]).
+    pub camera: Option<CameraLod>,
+}
+
+/// The camera a light view's casters are seen through. A shadow lies next
+/// to its caster and is seen at about the caster's own distance, so it
+/// shows no more detail than the camera would draw the caster with: a
+/// caster's level is the coarser of its error in shadow-map texels and in
+/// the camera's pixels, and a caster the camera would draw as an impostor
+/// casts with a coarse level (the far field's mesh).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CameraLod {
+    pub eye: Vec3,
+    /// Pixels per world unit at distance 1 (perspective).
+    pub pixel_scale: f32,
 }
 
 /// The volume shadows can be seen in (the camera's frustum) and the
@@ -170,6 +194,9 @@ pub struct Receivers {
     /// World units a receiver's shadow lookup reaches beyond its own ray
     /// towards the sun (filter taps and offsets).
     pub margin: f32,
+    /// No receiver lies below this height (the ground): a shadow travels
+    /// no further than where its caster's sphere has gone under it.
+    pub ground: Option<f32>,
 }
 
 /// Mirrors `CullParams` in shaders/cull.wgsl.
@@ -211,10 +238,16 @@ pub struct CullUniform {
     /// The region impostors go to: after every mesh level of the chain
     /// (`levels` may use fewer of them).
     pub impostor_region: u32,
-    pub _pad1: u32,
-    pub _pad2: u32,
+    /// With [`FLAG_GROUND`]: the lowest height a receiver has.
+    pub ground: f32,
+    /// With [`FLAG_CAMERA_LOD`]: the finest level a caster the camera
+    /// would draw as an impostor may cast with (the first coarse level).
+    pub far_level: u32,
+    /// With [`FLAG_CAMERA_LOD`]: xyz = the camera's eye, w = its pixels
+    /// per world unit at distance 1.
+    pub camera: [f32; 4],
 }
-const _: () = assert!(std::mem::size_of::<CullUniform>() == 320);
+const _: () = assert!(std::mem::size_of::<CullUniform>() == 336);
 
 /// The six planes of `view_proj` (clip space with depth 0..1, the renderer's convention), normalized.
 pub fn frustum_planes(view_proj: Mat4) -> [Vec4; 6] {
@@ -237,18 +270,37 @@ pub fn sphere_margin(planes: &[Vec4; 6], centre: Vec3, radius: f32) -> f32 {
         .fold(f32::INFINITY, f32::min)
 }
 
-/// Whether the sphere swept from `centre` along `sweep` (to infinity) can
-/// reach the inside of `planes`: false when it starts wholly outside one
-/// plane and moves no closer to it.
-pub fn sweep_reaches(planes: &[Vec4; 6], centre: Vec3, radius: f32, sweep: Vec3) -> bool {
-    planes
-        .iter()
-        .all(|p| p.truncate().dot(centre) + p.w + radius >= 0.0 || p.truncate().dot(sweep) > 0.0)
+/// Whether the sphere swept from `centre` along `sweep` (unit; to
+/// infinity, or `length` world units) can reach the inside of `planes`:
+/// false when it starts and ends wholly outside one plane.
+pub fn sweep_reaches(
+    planes: &[Vec4; 6],
+    centre: Vec3,
+    radius: f32,
+    sweep: Vec3,
+    length: Option<f32>,
+) -> bool {
+    planes.iter().all(|p| {
+        let n = p.truncate();
+        let start = n.dot(centre) + p.w + radius;
+        match length {
+            Some(l) => start >= 0.0 || start + n.dot(sweep) * l >= 0.0,
+            None => start >= 0.0 || n.dot(sweep) > 0.0,
+        }
+    })
+}
+
+/// How far a sphere at `centre` travels along `sweep` (unit) before it is
+/// wholly below `ground`; `None` when it never goes down (the sweep is
+/// then unbounded). The twin of `sweep_length` in cull.wgsl.
+pub fn sweep_length(centre: Vec3, radius: f32, sweep: Vec3, ground: f32) -> Option<f32> {
+    (sweep.y < -1e-4).then(|| ((centre.y + radius - ground) / -sweep.y).max(0.0))
 }
 
 impl CullUniform {
     /// The parameters for `view`; `impostors` says whether an atlas is
-    /// there to draw them from.
+    /// there to draw them from; `far_level` is the chain's first coarse
+    /// level (its length when it has none).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         view: &CullView,
@@ -259,6 +311,7 @@ impl CullUniform {
         count: u32,
         region: u32,
         impostors: bool,
+        far_level: u32,
     ) -> Self {
         let planes = frustum_planes(view.view_proj).map(|p| p.to_array());
         let mut errors = [[0.0; 4]; 2];
@@ -273,9 +326,21 @@ impl CullUniform {
                     .normalize_or_zero()
                     .extend(r.margin.max(0.0))
                     .to_array(),
-                FLAG_RECEIVERS,
+                FLAG_RECEIVERS | if r.ground.is_some() { FLAG_GROUND } else { 0 },
             ),
             _ => ([[0.0; 4]; 6], [0.0; 4], 0),
+        };
+        let ground = view.receivers.and_then(|r| r.ground).unwrap_or(0.0);
+        let (camera, camera_flag) = match view.camera {
+            Some(c) if settings.lod => (c.eye.extend(c.pixel_scale).to_array(), FLAG_CAMERA_LOD),
+            _ => ([0.0; 4], 0),
+        };
+        // The camera's impostor band casts with the coarse levels only
+        // when the camera draws impostors.
+        let far_level = if settings.impostors {
+            far_level.min(levels as u32)
+        } else {
+            levels as u32
         };
         let impostor_flag = if impostors && settings.impostors && settings.lod && view.impostors {
             FLAG_IMPOSTOR
@@ -294,7 +359,7 @@ impl CullUniform {
             level_error: errors,
             count,
             levels: levels as u32,
-            flags: settings.flags() | receiver_flag | impostor_flag | size_flag,
+            flags: settings.flags() | receiver_flag | impostor_flag | size_flag | camera_flag,
             budget_px: settings.lod_error_px.max(0.0),
             region,
             nearest_error,
@@ -304,8 +369,9 @@ impl CullUniform {
             sweep,
             min_size_px: view.min_size_px.max(0.0),
             impostor_region: levels as u32,
-            _pad1: 0,
-            _pad2: 0,
+            ground,
+            far_level,
+            camera,
         }
     }
 
@@ -348,7 +414,11 @@ impl CullUniform {
         if self.flags & FLAG_RECEIVERS != 0 {
             let receivers = self.receivers.map(Vec4::from_array);
             let sweep = Vec4::from_array(self.sweep);
-            if !sweep_reaches(&receivers, centre, radius + sweep.w, sweep.truncate()) {
+            let r = radius + sweep.w;
+            let length = (self.flags & FLAG_GROUND != 0)
+                .then(|| sweep_length(centre, r, sweep.truncate(), self.ground))
+                .flatten();
+            if !sweep_reaches(&receivers, centre, r, sweep.truncate(), length) {
                 return None;
             }
         }
@@ -369,332 +439,38 @@ impl CullUniform {
                 }
             }
         }
+        if self.flags & FLAG_CAMERA_LOD != 0 {
+            level = level.max(self.camera_level(centre, radius, scale));
+        }
         let nearest = self.flags & FLAG_ANIM_LOD != 0
             && self.project(self.nearest_error, scale, centre, radius) <= self.budget_px;
         Some((level << INDEX_BITS) | if nearest { NEAREST_BIT } else { 0 })
     }
+
+    /// With [`FLAG_CAMERA_LOD`]: the finest level the camera's rule lets a
+    /// caster at `centre` have (`camera_level` in cull.wgsl).
+    pub fn camera_level(&self, centre: Vec3, radius: f32, scale: f32) -> u32 {
+        let eye = Vec3::from_slice(&self.camera[..3]);
+        let distance = (centre - eye).length();
+        let size = 2.0 * radius * self.camera[3] / distance.max(1e-4);
+        if self.flags & FLAG_LOD == 0 {
+            return 0;
+        }
+        let mut level = 0;
+        for l in (1..self.levels.min(MAX_LEVELS as u32)).rev() {
+            let px = self.level_error(l) * scale * self.camera[3] / (distance - radius).max(1e-4);
+            if px <= self.budget_px {
+                level = l;
+                break;
+            }
+        }
+        if size <= self.impostor_px && self.far_level < self.levels {
+            level = level.max(self.far_level);
+        }
+        level
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn view() -> CullView {
-        let proj =
-            glam::camera::rh::proj::directx::perspective(60f32.to_radians(), 1.0, 0.1, 100.0);
-        let v =
-            glam::camera::rh::view::look_at_mat4(Vec3::new(0.0, 0.0, 10.0), Vec3::ZERO, Vec3::Y);
-        CullView {
-            view_proj: proj * v,
-            eye: Vec3::new(0.0, 0.0, 10.0),
-            pixel_scale: 100.0 / (30f32.to_radians()).tan(),
-            orthographic: false,
-            receivers: None,
-            min_size_px: 0.0,
-            impostors: true,
-        }
-    }
-
-    fn uniform(settings: &CullSettings) -> CullUniform {
-        CullUniform::new(
-            &view(),
-            settings,
-            (Vec3::ZERO, 1.0),
-            &[0.0, 0.01, 0.05, 0.2],
-            0.02,
-            1,
-            64,
-            false,
-        )
-    }
-
-    #[test]
-    fn planes_keep_the_inside_and_cut_the_outside() {
-        let u = uniform(&CullSettings::default());
-        assert!(u.cull(Vec3::ZERO, 1.0, 1.0).is_some());
-        // Behind the eye, beyond the far plane, far to the side.
-        assert!(u.cull(Vec3::new(0.0, 0.0, 20.0), 1.0, 1.0).is_none());
-        assert!(u.cull(Vec3::new(0.0, 0.0, -200.0), 1.0, 1.0).is_none());
-        assert!(u.cull(Vec3::new(50.0, 0.0, 0.0), 1.0, 1.0).is_none());
-        // Straddling the right plane: its centre is outside, its edge is in.
-        let x_edge = 10.0 * 30f32.to_radians().tan();
-        assert!(
-            u.cull(Vec3::new(x_edge + 0.5, 0.0, 0.0), 1.0, 1.0)
-                .is_some()
-        );
-        assert!(
-            u.cull(Vec3::new(x_edge + 1.5, 0.0, 0.0), 1.0, 1.0)
-                .is_none()
-        );
-        // Culling off keeps everyone.
-        let off = uniform(&CullSettings {
-            culling: false,
-            ..Default::default()
-        });
-        assert!(off.cull(Vec3::new(50.0, 0.0, 0.0), 1.0, 1.0).is_some());
-    }
-
-    #[test]
-    fn far_instances_take_coarser_levels_and_nearest_frames() {
-        let u = uniform(&CullSettings::default());
-        let level = |z: f32| {
-            u.cull(Vec3::new(0.0, 0.0, z), 1.0, 1.0)
-                .map(|e| e >> INDEX_BITS & LEVEL_MASK)
-        };
-        // Near: full detail; far: coarser, never finer as it recedes.
-        assert_eq!(level(8.0), Some(0));
-        let mut last = 0;
-        for z in [5.0, 0.0, -20.0, -50.0, -85.0] {
-            let l = level(z).expect("in view");
-            assert!(l >= last, "level {l} after {last} at z {z}");
-            last = l;
-        }
-        assert_eq!(last, 3);
-        let nearest = |z: f32| u.cull(Vec3::new(0.0, 0.0, z), 1.0, 1.0).unwrap() & NEAREST_BIT;
-        assert_eq!(nearest(8.0), 0);
-        assert_ne!(nearest(-85.0), 0);
-        // LOD off: always level 0 with both frames.
-        let off = uniform(&CullSettings {
-            lod: false,
-            ..Default::default()
-        });
-        assert_eq!(off.cull(Vec3::new(0.0, 0.0, -85.0), 1.0, 1.0), Some(0));
-    }
-
-    #[test]
-    fn a_bigger_budget_never_picks_a_finer_level() {
-        for budget in [0.5f32, 1.0, 2.0, 8.0] {
-            let a = uniform(&CullSettings {
-                lod_error_px: budget,
-                ..Default::default()
-            });
-            let b = uniform(&CullSettings {
-                lod_error_px: budget * 2.0,
-                ..Default::default()
-            });
-            for z in [-80.0, -40.0, -10.0, 0.0, 5.0] {
-                let c = Vec3::new(0.0, 0.0, z);
-                assert!(
-                    b.cull(c, 1.0, 1.0).unwrap() >> INDEX_BITS & LEVEL_MASK
-                        >= a.cull(c, 1.0, 1.0).unwrap() >> INDEX_BITS & LEVEL_MASK
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn small_instances_become_impostors_and_tiny_ones_are_skipped() {
-        let settings = CullSettings {
-            impostor_px: 20.0,
-            ..Default::default()
-        };
-        let u = CullUniform::new(
-            &view(),
-            &settings,
-            (Vec3::ZERO, 1.0),
-            &[0.0, 0.01, 0.05, 0.2],
-            0.02,
-            1,
-            64,
-            true,
-        );
-        assert_ne!(u.flags & FLAG_IMPOSTOR, 0);
-        // The sphere's diameter (2) covers 2 × 173.2 / distance pixels.
-        let region = |z: f32| u.cull(Vec3::new(0.0, 0.0, z), 1.0, 1.0).map(entry_region);
-        assert!(region(8.0).unwrap() < 4, "near: a mesh level");
-        // 2 × 173.2 / 20 = 17.3 units away is the switch.
-        assert!(region(10.0 - 17.0).unwrap() < 4);
-        assert_eq!(
-            region(10.0 - 18.0),
-            Some(4),
-            "far: the impostor region after 4 levels"
-        );
-        assert_eq!(region(-85.0), Some(4));
-        // No atlas, LOD off, or a view without impostors (a light's): mesh
-        // levels only.
-        for u in [
-            CullUniform::new(
-                &view(),
-                &settings,
-                (Vec3::ZERO, 1.0),
-                &[0.0, 0.01],
-                0.02,
-                1,
-                64,
-                false,
-            ),
-            CullUniform::new(
-                &view(),
-                &CullSettings {
-                    lod: false,
-                    ..settings
-                },
-                (Vec3::ZERO, 1.0),
-                &[0.0, 0.01],
-                0.02,
-                1,
-                64,
-                true,
-            ),
-            CullUniform::new(
-                &CullView {
-                    impostors: false,
-                    ..view()
-                },
-                &settings,
-                (Vec3::ZERO, 1.0),
-                &[0.0, 0.01],
-                0.02,
-                1,
-                64,
-                true,
-            ),
-        ] {
-            assert_eq!(u.flags & FLAG_IMPOSTOR, 0);
-            assert!(entry_region(u.cull(Vec3::new(0.0, 0.0, -85.0), 1.0, 1.0).unwrap()) < 2);
-        }
-        // A minimum size skips what projects under it, with culling on.
-        let small = CullView {
-            min_size_px: 5.0,
-            ..view()
-        };
-        let u = CullUniform::new(
-            &small,
-            &CullSettings::default(),
-            (Vec3::ZERO, 1.0),
-            &[0.0],
-            0.0,
-            1,
-            64,
-            false,
-        );
-        // 2 × 173.2 / 5 = 69.3 units away is the limit.
-        assert!(u.cull(Vec3::new(0.0, 0.0, 10.0 - 69.0), 1.0, 1.0).is_some());
-        assert!(u.cull(Vec3::new(0.0, 0.0, 10.0 - 70.0), 1.0, 1.0).is_none());
-        let off = CullUniform::new(
-            &small,
-            &CullSettings {
-                culling: false,
-                ..Default::default()
-            },
-            (Vec3::ZERO, 1.0),
-            &[0.0],
-            0.0,
-            1,
-            64,
-            false,
-        );
-        assert!(
-            off.cull(Vec3::new(0.0, 0.0, 10.0 - 70.0), 1.0, 1.0)
-                .is_some()
-        );
-    }
-
-    #[test]
-    fn six_levels_are_chosen_like_four() {
-        let errors = [0.0, 0.01, 0.05, 0.2, 0.5, 1.0];
-        let proj =
-            glam::camera::rh::proj::directx::perspective(60f32.to_radians(), 1.0, 0.1, 10_000.0);
-        let look =
-            glam::camera::rh::view::look_at_mat4(Vec3::new(0.0, 0.0, 10.0), Vec3::ZERO, Vec3::Y);
-        let deep = CullView {
-            view_proj: proj * look,
-            ..view()
-        };
-        let u = CullUniform::new(
-            &deep,
-            &CullSettings {
-                impostors: false,
-                ..Default::default()
-            },
-            (Vec3::ZERO, 1.0),
-            &errors,
-            0.02,
-            1,
-            64,
-            true,
-        );
-        assert_eq!(u.levels, 6);
-        for (l, e) in errors.iter().enumerate() {
-            assert_eq!(u.level_error(l as u32), *e);
-        }
-        let mut last = 0;
-        for z in [8.0, 0.0, -20.0, -50.0, -85.0, -300.0, -2000.0] {
-            let l = entry_region(u.cull(Vec3::new(0.0, 0.0, z), 1.0, 1.0).expect("in view"));
-            assert!(l >= last, "level {l} after {last} at {z}");
-            last = l;
-        }
-        assert_eq!(last, 5, "the coarsest level far away");
-    }
-
-    #[test]
-    fn receivers_keep_casters_whose_shadow_reaches_the_view() {
-        // The camera looks down -Z from z = 10 (60°, near 0.1, far 100);
-        // shadows travel down and towards +X.
-        let sweep = Vec3::new(1.0, -1.0, 0.0).normalize();
-        let light = CullView {
-            receivers: Some(Receivers {
-                view_proj: view().view_proj,
-                sweep,
-                margin: 0.0,
-            }),
-            // A light box that takes in everything, so only the
-            // receivers decide.
-            view_proj: glam::camera::rh::proj::directx::orthographic(
-                -500.0, 500.0, -500.0, 500.0, -500.0, 500.0,
-            ),
-            ..view()
-        };
-        let u = CullUniform::new(
-            &light,
-            &CullSettings::default(),
-            (Vec3::ZERO, 1.0),
-            &[0.0],
-            0.0,
-            1,
-            64,
-            false,
-        );
-        assert_ne!(u.flags & FLAG_RECEIVERS, 0);
-        // In view: kept.
-        assert!(u.cull(Vec3::ZERO, 1.0, 1.0).is_some());
-        // Left of the view and above it: its shadow moves right and down
-        // into the view.
-        assert!(u.cull(Vec3::new(-30.0, 30.0, 0.0), 1.0, 1.0).is_some());
-        // Right of the view: its shadow moves further right.
-        assert!(u.cull(Vec3::new(30.0, 0.0, 0.0), 1.0, 1.0).is_none());
-        // Behind the camera: shadows never travel along -Z... nor +Z.
-        assert!(u.cull(Vec3::new(0.0, 0.0, 30.0), 1.0, 1.0).is_none());
-        // Below the view: moves further down.
-        assert!(u.cull(Vec3::new(0.0, -30.0, 0.0), 1.0, 1.0).is_none());
-        // Culling off keeps them all; no receivers keeps them too.
-        let off = CullUniform::new(
-            &light,
-            &CullSettings {
-                culling: false,
-                ..Default::default()
-            },
-            (Vec3::ZERO, 1.0),
-            &[0.0],
-            0.0,
-            1,
-            64,
-            false,
-        );
-        assert!(off.cull(Vec3::new(30.0, 0.0, 0.0), 1.0, 1.0).is_some());
-        let plain = CullUniform::new(
-            &CullView {
-                receivers: None,
-                ..light
-            },
-            &CullSettings::default(),
-            (Vec3::ZERO, 1.0),
-            &[0.0],
-            0.0,
-            1,
-            64,
-            false,
-        );
-        assert!(plain.cull(Vec3::new(30.0, 0.0, 0.0), 1.0, 1.0).is_some());
-    }
-}
+#[path = "cull_tests.rs"]
+mod tests;

@@ -96,6 +96,11 @@ pub struct ShadowSettings {
     pub min_caster_texels: f32,
     /// Where the cascades end.
     pub distance: ShadowDistance,
+    /// Casters take levels no finer than the camera would draw them with,
+    /// and coarse levels where it would draw them as impostors
+    /// (`crowd::cull::CameraLod`); off: by their error in shadow-map
+    /// texels alone.
+    pub camera_lod: bool,
 }
 
 impl Default for ShadowSettings {
@@ -108,17 +113,19 @@ impl Default for ShadowSettings {
             cull_to_view: true,
             min_caster_texels: DEFAULT_MIN_CASTER_TEXELS,
             distance: ShadowDistance::Auto,
+            camera_lod: true,
         }
     }
 }
 
 impl ShadowSettings {
-    /// These settings without the far field's caster skipping and shadow
-    /// distance.
+    /// These settings without the far field's caster skipping, shadow
+    /// distance and camera-bounded caster levels.
     pub fn without_far_field(self) -> Self {
         Self {
             min_caster_texels: 0.0,
             distance: ShadowDistance::Off,
+            camera_lod: false,
             ..self
         }
     }

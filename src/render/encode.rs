@@ -125,6 +125,7 @@ impl Renderer {
             receivers: None,
             min_size_px: 0.0,
             impostors: true,
+            camera: None,
         }
     }
 
@@ -151,6 +152,8 @@ impl Renderer {
             &self.layout,
             count,
         );
+        // Before the shadows' cull, whose casters' levels use it.
+        uniform.viewport_height = self.targets.height.max(1) as f32;
         // The herd's table or the flock's steps (recorded before the pass).
         let started = Instant::now();
         self.behaviour.update(
@@ -202,7 +205,6 @@ impl Renderer {
         let mut cpu_s = started.elapsed().as_secs_f64();
         uniform.culled = self.culler.culled() as u32;
         uniform.lod_tint = (self.culler.culled() && self.culler.settings.lod_tint) as u32;
-        uniform.viewport_height = self.targets.height.max(1) as f32;
         self.gpu
             .queue
             .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&uniform));

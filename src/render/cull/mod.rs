@@ -438,6 +438,11 @@ impl Culler {
             count,
             region,
             self.impostors_ready,
+            self.levels
+                .iter()
+                .take(usable)
+                .position(|l| l.coarse)
+                .unwrap_or(usable) as u32,
         );
         uniform.impostor_region = self.impostor_region();
         uniform

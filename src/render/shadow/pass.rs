@@ -4,7 +4,7 @@
 
 use super::{CASTER_STRIDE, ShadowMaps};
 use crate::crowd::Motion;
-use crate::crowd::cull::{CullView, Receivers};
+use crate::crowd::cull::{CameraLod, CullView, Receivers};
 use crate::crowd::shadow::{CameraFrustum, CasterBand, CasterUniform, fit_cascades};
 use crate::render::cull::Culler;
 use crate::render::techniques::{CrowdPass, CrowdViews, FrameContext, Technique};
@@ -59,6 +59,12 @@ impl ShadowMaps {
             return;
         }
         let n = self.maps.count as usize;
+        // The camera the shadows are seen through, for the casters' levels.
+        let camera = self.settings.camera_lod.then(|| CameraLod {
+            eye: frustum.view.inverse().w_axis.truncate(),
+            pixel_scale: ctx.frame.viewport_height.max(1.0) * 0.5
+                / (frustum.fov_y * 0.5).tan().max(1e-6),
+        });
         for (i, c) in cascades.iter().enumerate().take(n) {
             let view = CasterUniform {
                 view_proj: c.view_proj.to_cols_array_2d(),
@@ -71,7 +77,8 @@ impl ShadowMaps {
             // The sun's view: every caster whose shadow can land in the
             // cascade and, through the cascade's lookup footprint, on
             // something the camera sees; levels chosen by their error in
-            // shadow-map texels.
+            // shadow-map texels and, coarser where that is, the camera's
+            // pixels (a shadow shows no more than its caster).
             let cull_view = CullView {
                 view_proj: c.view_proj,
                 eye: c.view_proj.inverse().project_point3(glam::Vec3::ZERO),
@@ -81,12 +88,15 @@ impl ShadowMaps {
                     view_proj: c.receivers(frustum),
                     sweep: -sun,
                     margin: LOOKUP_TEXELS * c.texel,
+                    // Nothing below the ground receives a shadow.
+                    ground: Some(ctx.frame.ground_y),
                 }),
                 // A caster whose sphere covers under a texel of this
                 // cascade is skipped: its shadow is below the filter.
                 min_size_px: self.settings.min_caster_texels,
                 // Far casters take the coarse mesh levels instead.
                 impostors: false,
+                camera,
             };
             culler.encode_target(
                 ctx,
