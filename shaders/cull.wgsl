@@ -98,6 +98,11 @@ fn sweep_length(centre: vec3<f32>, radius: f32, sweep: vec3<f32>) -> f32 {
     return -1.0;
 }
 
+// With flag 128: the pixels the sphere's diameter covers in the camera.
+fn camera_diameter(centre: vec3<f32>, radius: f32) -> f32 {
+    return 2.0 * radius * cull.camera.w / max(length(centre - cull.camera.xyz), 1e-4);
+}
+
 // With flag 128: the finest level the camera's rule lets a caster have: its
 // animated error in the camera's pixels, and the first coarse level where
 // the camera would draw it as an impostor. The twin of
@@ -107,7 +112,7 @@ fn camera_level(centre: vec3<f32>, radius: f32, scale: f32) -> u32 {
         return 0u;
     }
     let distance = length(centre - cull.camera.xyz);
-    let size = 2.0 * radius * cull.camera.w / max(distance, 1e-4);
+    let size = camera_diameter(centre, radius);
     var level = 0u;
     for (var l = min(cull.levels, 6u) - 1u; l >= 1u; l--) {
         let px = cull.level_error[l / 4u][l % 4u] * scale * cull.camera.w / max(distance - radius, 1e-4);
@@ -160,7 +165,13 @@ fn cull_instance(centre: vec3<f32>, radius: f32, scale: f32) -> u32 {
     if (cull.flags & 32u) != 0u && size < cull.min_size_px {
         return CULLED;
     }
-    if (cull.flags & 16u) != 0u && size <= cull.impostor_px {
+    // A light's view with the camera's rule: the casters the camera would
+    // draw as impostors cast as impostors.
+    var seen = size;
+    if (cull.flags & 128u) != 0u {
+        seen = camera_diameter(centre, radius);
+    }
+    if (cull.flags & 16u) != 0u && seen <= cull.impostor_px {
         return min(cull.impostor_region, 6u) << 28u;
     }
     var level = 0u;

@@ -1,5 +1,6 @@
 // The far field's impostors: each instance the cull pass put in the
-// impostor region is one quad facing the camera, placed and animated by
+// impostor region is one quad facing the camera (or, casting into a shadow
+// cascade, the sun), placed and animated by
 // the same `anim_state` as every technique, showing the atlas cell whose
 // direction is nearest to the instance's view and the atlas frames of its
 // two crossfading clips. The fragment reads the baked albedo, normal and
@@ -44,8 +45,9 @@ fn impostor_layer(clip: u32, t: f32) -> u32 {
     return min(c.first_layer + atlas_frame(c, t), atlas.layers - 1u);
 }
 
-@vertex
-fn vs_impostor(@builtin(vertex_index) corner: u32, @builtin(instance_index) instance: u32) -> ImpostorOut {
+// The quad of visible entry `instance`, corner `corner`, facing the camera
+// or, with `from_sun`, the sun (a shadow cascade's caster).
+fn impostor_vertex(corner: u32, instance: u32, from_sun: bool) -> ImpostorOut {
     let index = impostor_visible[instance] & 0x0fffffffu;
     let inst = instances[index];
     let a = anim_state(index, inst);
@@ -54,7 +56,10 @@ fn vs_impostor(@builtin(vertex_index) corner: u32, @builtin(instance_index) inst
     let up = cross(p.forward, right);
     let m = mat3x3<f32>(right, up, p.forward);
     let centre = p.origin + m * (atlas.sphere.xyz * inst.scale);
-    let view = normalize(frame.camera_pos.xyz - centre);
+    var view = normalize(frame.camera_pos.xyz - centre);
+    if from_sun {
+        view = normalize(frame.sun_dir.xyz);
+    }
     // The view in model space picks the cell; the quad faces the camera
     // with the cell camera's right laid into its plane.
     let local = transpose(m) * view;
@@ -67,16 +72,24 @@ fn vs_impostor(@builtin(vertex_index) corner: u32, @builtin(instance_index) inst
     let world = centre + m * (qr * sx + qu * sy) * (atlas.extent * inst.scale);
     // Texels per pixel, from the quad's size on screen at its centre's
     // distance (screen-space derivatives at the quad's edges and across
-    // its diagonal are unreliable on some drivers).
-    let w = (frame.view_proj * vec4<f32>(centre, 1.0)).w;
+    // its diagonal are unreliable on some drivers); per shadow-map texel
+    // for a caster (orthographic: w is 1) the fragment stage scales it by
+    // the map's resolution, which the vertex stage cannot read: here it is
+    // per clip-space unit.
+    var vp = frame.view_proj;
+    var height = frame.viewport_height;
+    if from_sun {
+        vp = caster.view_proj;
+        height = 2.0;
+    }
+    let w = (vp * vec4<f32>(centre, 1.0)).w;
     // Clip y's gradient in the world: the projection's y scale whatever
     // the view's rotation.
-    let vp = frame.view_proj;
     let y_scale = length(vec3<f32>(vp[0][1], vp[1][1], vp[2][1]));
-    let px_per_unit = 0.5 * frame.viewport_height * y_scale / max(w, 1e-4);
+    let px_per_unit = 0.5 * height * y_scale / max(w, 1e-4);
     let quad_px = 2.0 * atlas.extent * inst.scale * px_per_unit;
     var out: ImpostorOut;
-    out.clip_pos = frame.view_proj * vec4<f32>(world, 1.0);
+    out.clip_pos = vp * vec4<f32>(world, 1.0);
     out.uv = vec2<f32>(sx * 0.5 + 0.5, 0.5 - sy * 0.5);
     out.world_pos = world;
     out.cell = cell;
@@ -87,7 +100,26 @@ fn vs_impostor(@builtin(vertex_index) corner: u32, @builtin(instance_index) inst
     out.axis_y = up;
     out.axis_z = p.forward;
     out.tint = unpack_tint(inst.tint);
+    if from_sun {
+        // A caster needs no tint; its slot carries how the cascade's depth
+        // changes per world unit towards the sun (constant: orthographic),
+        // which the fragment stage cannot compute (`caster` is the vertex
+        // stage's).
+        out.tint = vec4<f32>(dot(vec3<f32>(vp[0][2], vp[1][2], vp[2][2]), view), 0.0, 0.0, 0.0);
+    }
     return out;
+}
+
+@vertex
+fn vs_impostor(@builtin(vertex_index) corner: u32, @builtin(instance_index) instance: u32) -> ImpostorOut {
+    return impostor_vertex(corner, instance, false);
+}
+
+// A caster the camera draws as an impostor, into a shadow cascade: the
+// atlas seen from the sun's direction.
+@vertex
+fn vs_impostor_shadow(@builtin(vertex_index) corner: u32, @builtin(instance_index) instance: u32) -> ImpostorOut {
+    return impostor_vertex(corner, instance, true);
 }
 
 // The smallest coverage drawn: almost none with MSAA (alpha to coverage
@@ -101,8 +133,14 @@ struct ImpostorFragment {
     @builtin(frag_depth) depth: f32,
 };
 
-@fragment
-fn fs_impostor(in: ImpostorOut) -> ImpostorFragment {
+// The atlas's two crossfading layers blended at the cell's place under the
+// quad's `uv`: (albedo with coverage, normal with depth), premultiplied.
+struct AtlasTexels {
+    color: vec4<f32>,
+    normal_depth: vec4<f32>,
+};
+
+fn atlas_texels(in: ImpostorOut) -> AtlasTexels {
     let cell = f32(atlas.cell);
     // Texels of the cell, kept half a texel of the mip level read inside
     // its edges, so that filtering never reads the neighbouring cell.
@@ -120,8 +158,22 @@ fn fs_impostor(in: ImpostorOut) -> ImpostorFragment {
     let c1 = textureSampleLevel(atlas_albedo, atlas_sampler, uv, in.layers.y, lod);
     let n1 = textureSampleLevel(atlas_normal_depth, atlas_sampler, uv, in.layers.y, lod);
     let w = clamp(in.fade_scale.x, 0.0, 1.0);
-    let c = mix(c0, c1, w);
-    let nd = mix(n0, n1, w);
+    return AtlasTexels(mix(c0, c1, w), mix(n0, n1, w));
+}
+
+// The surface point a texel shows: the quad point moved towards the viewer
+// by the baked depth through the sphere (0 at its side towards the viewer).
+fn atlas_surface(in: ImpostorOut, normal_depth: vec4<f32>, coverage: f32) -> vec3<f32> {
+    let depth01 = normal_depth.w / coverage;
+    let t = atlas.sphere.w * in.fade_scale.y * (1.0 - 2.0 * depth01);
+    return in.world_pos + in.view * t;
+}
+
+@fragment
+fn fs_impostor(in: ImpostorOut) -> ImpostorFragment {
+    let texels = atlas_texels(in);
+    let c = texels.color;
+    let nd = texels.normal_depth;
     // With MSAA the coverage becomes the share of samples covered
     // (alpha to coverage); without, an alpha test at `atlas_alpha_test`.
     let coverage = c.a;
@@ -132,10 +184,7 @@ fn fs_impostor(in: ImpostorOut) -> ImpostorFragment {
     let albedo = c.rgb / coverage * in.tint.rgb;
     let m = mat3x3<f32>(in.axis_x, in.axis_y, in.axis_z);
     let n = normalize(m * (nd.xyz / coverage * 2.0 - 1.0));
-    // The depth baked through the sphere: 0 at its side towards the viewer.
-    let depth01 = nd.w / coverage;
-    let t = atlas.sphere.w * in.fade_scale.y * (1.0 - 2.0 * depth01);
-    let world = in.world_pos + in.view * t;
+    let world = atlas_surface(in, nd, coverage);
     let clip = frame.view_proj * vec4<f32>(world, 1.0);
     var shaded = albedo;
     if frame.lod_tint != 0u {
@@ -147,4 +196,23 @@ fn fs_impostor(in: ImpostorOut) -> ImpostorFragment {
     out.color = vec4<f32>(apply_fog(lit, world), coverage);
     out.depth = clamp(clip.z / clip.w, 0.0, 1.0);
     return out;
+}
+
+// A caster's depth in its cascade: the surface the texel shows, where the
+// texel covers at least half (the map is not multisampled).
+@fragment
+fn fs_impostor_shadow(in: ImpostorOut) -> @builtin(frag_depth) f32 {
+    // Atlas texels per shadow-map texel (the vertex stage gave them per
+    // clip-space unit; the map spans 2 of those).
+    var seen = in;
+    seen.fade_scale.z = in.fade_scale.z * 2.0 / shadows.resolution;
+    let texels = atlas_texels(seen);
+    let coverage = texels.color.a;
+    if coverage < 0.5 {
+        discard;
+    }
+    // The quad's own depth here, moved to the surface the texel shows.
+    let depth01 = texels.normal_depth.w / coverage;
+    let t = atlas.sphere.w * in.fade_scale.y * (1.0 - 2.0 * depth01);
+    return clamp(in.clip_pos.z + t * in.tint.x, 0.0, 1.0);
 }

@@ -88,7 +88,12 @@ fn a_thousand_horses_with_impostors_look_like_them_without() {
         with_tris < without_tris,
         "{with_tris} against {without_tris}"
     );
-    assert!(d.mean <= 2.0 && share <= 0.01, "{d:?}");
+    assert!(
+        d.mean <= 2.0 && share <= 0.01,
+        "mean difference {:.2}, {} pixels off",
+        d.mean,
+        d.failed
+    );
     let (tinted, ..) = draw(
         &mut view,
         CullSettings {
@@ -200,9 +205,23 @@ fn skipping_small_casters_and_ending_shadows_keep_the_opening_views() {
                     "{count} horses, {what}: the camera's levels draw fewer triangles"
                 );
             }
+            // FAR_FIELD_DUMP=1 writes the pictures to look at.
+            if std::env::var("FAR_FIELD_DUMP").is_ok() {
+                let dir = std::env::temp_dir();
+                image
+                    .save_png(&dir.join(format!("far-field-{count}-{}.png", what.len())))
+                    .ok();
+                everything
+                    .save_png(&dir.join(format!("far-field-{count}-all.png")))
+                    .ok();
+            }
+            // Isolated pixels differ where far horses cast as impostors
+            // (their shadows' edges and self-shadowing), hence 0.4 %.
             assert!(
-                d.mean <= 1.0 && share <= 0.002,
-                "{count} horses, {what}: {d:?}"
+                d.mean <= 1.0 && share <= 0.004,
+                "{count} horses, {what}: mean difference {:.2}, {} pixels off",
+                d.mean,
+                d.failed
             );
         }
     }
@@ -245,7 +264,12 @@ fn skipping_small_casters_and_ending_shadows_keep_the_opening_views() {
         share * 100.0
     );
     assert!(kept < every_caster, "some casters are under a texel");
-    assert!(d.mean <= 1.0 && share <= 0.002, "{d:?}");
+    assert!(
+        d.mean <= 1.0 && share <= 0.002,
+        "mean difference {:.2}, {} pixels off",
+        d.mean,
+        d.failed
+    );
 }
 
 /// A million horses with the default settings: the screenshot is written
@@ -285,4 +309,79 @@ fn a_million_horses_with_the_defaults_give_a_screenshot() {
     let image = RgbaImage::load_png(&png).expect("the screenshot");
     assert_eq!((image.width, image.height), (96, 54));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A horse cast as an impostor (the atlas seen from the sun) throws about
+/// the shadow its mesh throws. With the switch at its largest the camera
+/// draws a small herd close up as impostors and, by the camera's rule, the
+/// cascades cast them as impostors too; the shadows (pixels darker than
+/// the same view without shadows) against the same view with the casters
+/// drawn as meshes (the camera's rule off). The impostor's shadow is its
+/// silhouette from the atlas direction nearest the sun (yaws 30° apart,
+/// elevations up to 25°), stretched along a low sun: close up the two
+/// overlap by IoU 0.60 (docs/lod.md); without the impostors' shadow draw
+/// they share nothing.
+#[test]
+fn an_impostor_casts_the_shadow_its_mesh_casts() {
+    let Some((mut view, _)) = view(ModelChoice::Horse, 5, (320, 180)) else {
+        return;
+    };
+    let cull = CullSettings {
+        impostor_px: 256.0,
+        ..CullSettings::default()
+    };
+    let shadows = ShadowSettings::default();
+    let (lit, ..) = draw(
+        &mut view,
+        cull,
+        ShadowSettings {
+            enabled: false,
+            ..shadows
+        },
+    );
+    let (impostor, ..) = draw(&mut view, cull, shadows);
+    let cast_as_impostors: u32 = view
+        .renderer
+        .shadow_stats()
+        .iter()
+        .flatten()
+        .map(|s| s.impostors())
+        .sum();
+    let (mesh, ..) = draw(
+        &mut view,
+        cull,
+        ShadowSettings {
+            camera_lod: false,
+            ..shadows
+        },
+    );
+    let shade = |image: &RgbaImage| -> Vec<bool> {
+        image
+            .pixels
+            .chunks_exact(4)
+            .zip(lit.pixels.chunks_exact(4))
+            .map(|(p, l)| {
+                let sum = |q: &[u8]| q[..3].iter().map(|&c| c as i32).sum::<i32>();
+                sum(l) - sum(p) > 30
+            })
+            .collect()
+    };
+    if std::env::var("FAR_FIELD_DUMP").is_ok() {
+        let dir = std::env::temp_dir();
+        impostor
+            .save_png(&dir.join("far-field-impostor-shadow.png"))
+            .ok();
+        mesh.save_png(&dir.join("far-field-mesh-shadow.png")).ok();
+        lit.save_png(&dir.join("far-field-no-shadow.png")).ok();
+    }
+    let (a, b) = (shade(&impostor), shade(&mesh));
+    let both = a.iter().zip(&b).filter(|(x, y)| **x && **y).count();
+    let either = a.iter().zip(&b).filter(|(x, y)| **x || **y).count();
+    let iou = both as f32 / either.max(1) as f32;
+    eprintln!(
+        "{cast_as_impostors} casters as impostors: shadow IoU {iou:.3} against the meshes' over {either} pixels"
+    );
+    assert!(cast_as_impostors > 0, "the cascades cast impostors");
+    assert!(either > 500, "there are shadows to compare: {either}");
+    assert!(iou >= 0.5, "IoU {iou}");
 }

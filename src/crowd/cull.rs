@@ -70,9 +70,9 @@ pub const FLAG_MIN_SIZE: u32 = 32;
 /// sphere is wholly below [`CullUniform::ground`] (no receiver is lower).
 pub const FLAG_GROUND: u32 = 64;
 /// A light's view: a caster's level is no finer than the camera's rule
-/// gives it ([`CullUniform::camera`]), and no finer than
-/// [`CullUniform::far_level`] where the camera would draw it as an
-/// impostor.
+/// gives it ([`CullUniform::camera`]); where the camera would draw it as an
+/// impostor it casts as one (with [`FLAG_IMPOSTOR`]), else with no finer a
+/// level than [`CullUniform::far_level`].
 pub const FLAG_CAMERA_LOD: u32 = 128;
 
 /// What the user chose.
@@ -175,7 +175,8 @@ pub struct CullView {
 /// shows no more detail than the camera would draw the caster with: a
 /// caster's level is the coarser of its error in shadow-map texels and in
 /// the camera's pixels, and a caster the camera would draw as an impostor
-/// casts with a coarse level (the far field's mesh).
+/// casts as an impostor (the atlas seen from the sun), or with a coarse
+/// level when there is no atlas.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CameraLod {
     pub eye: Vec3,
@@ -426,7 +427,14 @@ impl CullUniform {
         if self.flags & FLAG_MIN_SIZE != 0 && size < self.min_size_px {
             return None;
         }
-        if self.flags & FLAG_IMPOSTOR != 0 && size <= self.impostor_px {
+        // A light's view with the camera's rule: the casters the camera
+        // would draw as impostors cast as impostors.
+        let seen = if self.flags & FLAG_CAMERA_LOD != 0 {
+            self.camera_diameter(centre, radius)
+        } else {
+            size
+        };
+        if self.flags & FLAG_IMPOSTOR != 0 && seen <= self.impostor_px {
             return Some(self.impostor_region.min(MAX_LEVELS as u32) << INDEX_BITS);
         }
         let mut level = 0;
@@ -447,12 +455,19 @@ impl CullUniform {
         Some((level << INDEX_BITS) | if nearest { NEAREST_BIT } else { 0 })
     }
 
+    /// With [`FLAG_CAMERA_LOD`]: the pixels the sphere's diameter covers
+    /// in the camera (`camera_diameter` in cull.wgsl).
+    pub fn camera_diameter(&self, centre: Vec3, radius: f32) -> f32 {
+        let eye = Vec3::from_slice(&self.camera[..3]);
+        2.0 * radius * self.camera[3] / (centre - eye).length().max(1e-4)
+    }
+
     /// With [`FLAG_CAMERA_LOD`]: the finest level the camera's rule lets a
     /// caster at `centre` have (`camera_level` in cull.wgsl).
     pub fn camera_level(&self, centre: Vec3, radius: f32, scale: f32) -> u32 {
         let eye = Vec3::from_slice(&self.camera[..3]);
         let distance = (centre - eye).length();
-        let size = 2.0 * radius * self.camera[3] / distance.max(1e-4);
+        let size = self.camera_diameter(centre, radius);
         if self.flags & FLAG_LOD == 0 {
             return 0;
         }

@@ -433,6 +433,32 @@ fn casters_take_no_finer_a_level_than_the_camera_would() {
     // impostor for the camera, which would pick level 2 for the mesh.
     let band = Vec3::new(0.0, 0.0, -20.0);
     assert_eq!(entry_region(seen.cull(band, 1.0, 1.0).unwrap()), 4);
+    // With an atlas (and the light view allowing impostors) the band
+    // casts as impostors, by the camera's size, not the map's.
+    let with_atlas = CullUniform::new(
+        &CullView {
+            impostors: true,
+            ..light(Some(camera))
+        },
+        &settings,
+        (Vec3::ZERO, 1.0),
+        &errors,
+        0.0,
+        1,
+        64,
+        true,
+        4,
+    );
+    assert_eq!(
+        entry_region(with_atlas.cull(band, 1.0, 1.0).unwrap()),
+        errors.len() as u32
+    );
+    // A near caster keeps its mesh.
+    let near = Vec3::new(0.0, 0.0, 5.0);
+    assert_eq!(
+        entry_region(with_atlas.cull(near, 1.0, 1.0).unwrap()),
+        with_atlas.camera_level(near, 1.0, 1.0)
+    );
     // Without impostors there is no far band, only the camera's rule.
     let no_impostors = CullSettings {
         impostors: false,

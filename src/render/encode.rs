@@ -200,8 +200,14 @@ impl Renderer {
             self.shadows.views(&self.culler, cull_count, &mut views);
         }
         technique.before_passes(&ctx, encoder, self.shadows.scene_group(), &views);
-        self.shadows
-            .draw(&ctx, encoder, technique.as_ref(), &self.culler, cull_count);
+        self.shadows.draw(
+            &ctx,
+            encoder,
+            technique.as_ref(),
+            &self.culler,
+            self.impostors.as_ref(),
+            cull_count,
+        );
         let mut cpu_s = started.elapsed().as_secs_f64();
         uniform.culled = self.culler.culled() as u32;
         uniform.lod_tint = (self.culler.culled() && self.culler.settings.lod_tint) as u32;

@@ -506,9 +506,24 @@ impl Culler {
     /// The impostors' indirect draw after `encode`, when this frame was
     /// culled with impostors on.
     pub fn impostor_draw(&self) -> Option<crate::render::impostor::ImpostorDraw<'_>> {
-        let lists = self.lists.as_ref()?;
-        let uniform = self.last_uniform?;
-        if !self.culled_this_frame || uniform.flags & crate::crowd::cull::FLAG_IMPOSTOR == 0 {
+        self.impostor_draw_of(
+            self.lists.as_ref(),
+            self.culled_this_frame,
+            self.last_uniform,
+        )
+    }
+
+    /// The impostor region's draw of `lists`, when they were culled this
+    /// frame with impostors.
+    fn impostor_draw_of<'a>(
+        &self,
+        lists: Option<&'a Lists>,
+        culled: bool,
+        uniform: Option<CullUniform>,
+    ) -> Option<crate::render::impostor::ImpostorDraw<'a>> {
+        let lists = lists?;
+        let uniform = uniform?;
+        if !culled || uniform.flags & crate::crowd::cull::FLAG_IMPOSTOR == 0 {
             return None;
         }
         let region = self.impostor_region();

@@ -116,4 +116,13 @@ impl Culler {
     pub fn draw_target<'a>(&'a self, target: &'a CullTarget, count: u32) -> CrowdDraw<'a> {
         self.draw_lists(target.lists.as_ref(), target.culled, count)
     }
+
+    /// The impostor region's draw of `target` (a cascade's casters that
+    /// cast as impostors), when it was culled with impostors this frame.
+    pub fn target_impostor_draw<'a>(
+        &self,
+        target: &'a CullTarget,
+    ) -> Option<crate::render::impostor::ImpostorDraw<'a>> {
+        self.impostor_draw_of(target.lists.as_ref(), target.culled, target.last_uniform)
+    }
 }

@@ -1,12 +1,14 @@
 //! Drawing the impostors in the scene pass: one quad per instance of the
-//! cull pass's impostor region, one indirect draw (shaders/impostor.wgsl).
+//! cull pass's impostor region, one indirect draw (shaders/impostor.wgsl);
+//! and into each shadow cascade, the casters the camera draws as
+//! impostors, seen from the sun.
 //! The same for every technique: it poses nothing, it reads the atlas.
 
 use super::atlas::ImpostorAtlas;
 use crate::render::Targets;
 use crate::render::pipeline::{bind_group, storage_entry};
 use crate::render::shaders;
-use crate::render::techniques::{CrowdGroup, FrameContext};
+use crate::render::techniques::{CrowdGroup, FrameContext, SHADOW_FORMAT};
 use std::sync::Arc;
 use wgpu::util::DeviceExt;
 
@@ -23,6 +25,9 @@ pub struct ImpostorDraw<'a> {
 pub struct ImpostorPass {
     pub atlas: Arc<ImpostorAtlas>,
     pipeline: wgpu::RenderPipeline,
+    /// Depth only, into a shadow cascade: the casters the camera draws as
+    /// impostors, seen from the sun.
+    shadow_pipeline: wgpu::RenderPipeline,
     group: wgpu::BindGroup,
     crowd: CrowdGroup,
     quad: wgpu::Buffer,
@@ -136,6 +141,33 @@ impl ImpostorPass {
             multiview_mask: None,
             cache: None,
         });
+        let shadow_pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("impostor shadow pipeline"),
+            layout: Some(&pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("vs_impostor_shadow"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: Default::default(),
+            depth_stencil: Some(wgpu::DepthStencilState {
+                format: SHADOW_FORMAT,
+                depth_write_enabled: Some(true),
+                depth_compare: Some(wgpu::CompareFunction::LessEqual),
+                stencil: Default::default(),
+                bias: Default::default(),
+            }),
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("fs_impostor_shadow"),
+                compilation_options: Default::default(),
+                targets: &[],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
         // Two triangles over the corners 0..4 (x = bit 0, y = bit 1).
         let quad = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("impostor quad"),
@@ -145,6 +177,7 @@ impl ImpostorPass {
         Self {
             atlas,
             pipeline,
+            shadow_pipeline,
             group,
             crowd,
             quad,
@@ -159,10 +192,25 @@ impl ImpostorPass {
 
     /// Records the impostors' draw; group 0 (the frame) is already set.
     pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, draw: &ImpostorDraw<'_>) {
+        self.record(pass, &self.pipeline, draw);
+    }
+
+    /// Records a cascade's impostor casters; group 0 (the cascade's caster
+    /// group) is already set.
+    pub fn draw_shadow(&self, pass: &mut wgpu::RenderPass<'_>, draw: &ImpostorDraw<'_>) {
+        self.record(pass, &self.shadow_pipeline, draw);
+    }
+
+    fn record(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        pipeline: &wgpu::RenderPipeline,
+        draw: &ImpostorDraw<'_>,
+    ) {
         let Some(crowd) = self.crowd.get() else {
             return;
         };
-        pass.set_pipeline(&self.pipeline);
+        pass.set_pipeline(pipeline);
         pass.set_bind_group(1, &self.group, &[]);
         pass.set_bind_group(2, crowd, &[]);
         pass.set_bind_group(3, draw.group, &[draw.dynamic_offset]);

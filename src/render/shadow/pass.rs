@@ -7,6 +7,7 @@ use crate::crowd::Motion;
 use crate::crowd::cull::{CameraLod, CullView, Receivers};
 use crate::crowd::shadow::{CameraFrustum, CasterBand, CasterUniform, fit_cascades};
 use crate::render::cull::Culler;
+use crate::render::impostor::ImpostorPass;
 use crate::render::techniques::{CrowdPass, CrowdViews, FrameContext, Technique};
 
 /// How far, in texels of its cascade, a receiver's lookup reaches from its
@@ -94,8 +95,9 @@ impl ShadowMaps {
                 // A caster whose sphere covers under a texel of this
                 // cascade is skipped: its shadow is below the filter.
                 min_size_px: self.settings.min_caster_texels,
-                // Far casters take the coarse mesh levels instead.
-                impostors: false,
+                // The casters the camera draws as impostors cast as
+                // impostors (coarse levels without an atlas).
+                impostors: camera.is_some(),
                 camera,
             };
             culler.encode_target(
@@ -128,6 +130,7 @@ impl ShadowMaps {
         encoder: &mut wgpu::CommandEncoder,
         technique: &dyn Technique,
         culler: &Culler,
+        impostors: Option<&ImpostorPass>,
         count: u32,
     ) {
         if !self.settings.enabled {
@@ -156,6 +159,11 @@ impl ShadowMaps {
                 pass.set_bind_group(0, &self.caster_groups[i], &[]);
                 let draw = culler.draw_target(&self.targets[i], count);
                 technique.draw(&mut pass, ctx.model, &draw, CrowdPass::Shadow);
+                if let (Some(impostors), Some(draw)) =
+                    (impostors, culler.target_impostor_draw(&self.targets[i]))
+                {
+                    impostors.draw_shadow(&mut pass, &draw);
+                }
             }
         }
         if let Some(t) = timer {
