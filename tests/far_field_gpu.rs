@@ -46,6 +46,16 @@ fn draw(view: &mut Headless, cull: CullSettings, shadows: ShadowSettings) -> (Rg
     (image, stats.triangles_total(), stats.impostors())
 }
 
+/// The casters and their triangles over every cascade of the last frame.
+fn shadow_totals(view: &Headless) -> (u32, u64) {
+    let stats = view.renderer.shadow_stats();
+    let cascades = stats.iter().flatten();
+    (
+        cascades.clone().map(|s| s.visible_total()).sum(),
+        cascades.map(|s| s.triangles_total()).sum(),
+    )
+}
+
 /// Pixels of `tinted` that the tint made blue (the impostor band's
 /// colour) where `plain` was not.
 fn blue(tinted: &RgbaImage, plain: &RgbaImage) -> usize {
@@ -133,20 +143,7 @@ fn skipping_small_casters_and_ending_shadows_keep_the_opening_views() {
         };
         let (everything, ..) = draw(&mut view, cull, all);
         view.renderer.wait_for_cull_stats();
-        let every_caster: u32 = view
-            .renderer
-            .shadow_stats()
-            .iter()
-            .flatten()
-            .map(|s| s.visible_total())
-            .sum();
-        let every_triangle: u64 = view
-            .renderer
-            .shadow_stats()
-            .iter()
-            .flatten()
-            .map(|s| s.triangles_total())
-            .sum();
+        let (every_caster, every_triangle) = shadow_totals(&view);
         for (what, shadows) in [
             (
                 "casters under a texel skipped",
@@ -172,20 +169,7 @@ fn skipping_small_casters_and_ending_shadows_keep_the_opening_views() {
             ("all three (the defaults)", ShadowSettings::default()),
         ] {
             let (image, ..) = draw(&mut view, cull, shadows);
-            let casters: u32 = view
-                .renderer
-                .shadow_stats()
-                .iter()
-                .flatten()
-                .map(|s| s.visible_total())
-                .sum();
-            let triangles: u64 = view
-                .renderer
-                .shadow_stats()
-                .iter()
-                .flatten()
-                .map(|s| s.triangles_total())
-                .sum();
+            let (casters, triangles) = shadow_totals(&view);
             let d = common::diff(&image, &everything, 48);
             let share = d.failed as f64 / (320.0 * 180.0);
             eprintln!(
@@ -237,14 +221,7 @@ fn skipping_small_casters_and_ending_shadows_keep_the_opening_views() {
         camera_lod: false,
         ..ShadowSettings::default()
     };
-    let count = |view: &Headless| -> u32 {
-        view.renderer
-            .shadow_stats()
-            .iter()
-            .flatten()
-            .map(|s| s.visible_total())
-            .sum()
-    };
+    let count = |view: &Headless| shadow_totals(view).0;
     let (all, ..) = draw(&mut view, CullSettings::default(), coarse);
     let every_caster = count(&view);
     let (skipped, ..) = draw(

@@ -12,22 +12,12 @@ pub fn write_png16(
     height: u32,
     texels: &[[u16; 4]],
 ) -> Result<(), FormatError> {
-    let png_error = |source| FormatError::Png {
-        path: path.to_owned(),
-        source,
-    };
-    let file = std::fs::File::create(path).map_err(FormatError::io(path))?;
-    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Sixteen);
     let data: Vec<u8> = texels
         .iter()
         .flatten()
         .flat_map(|c| c.to_be_bytes())
         .collect();
-    let mut writer = encoder.write_header().map_err(png_error)?;
-    writer.write_image_data(&data).map_err(png_error)?;
-    writer.finish().map_err(png_error)
+    write_png(path, (width, height), png::BitDepth::Sixteen, None, &data)
 }
 
 /// A half-float RGBA EXR of `texels`.
@@ -57,6 +47,25 @@ pub fn write_png8(
     texels: &[[u8; 4]],
     srgb: bool,
 ) -> Result<(), FormatError> {
+    let bytes = texels.as_flattened();
+    write_png(
+        path,
+        (width, height),
+        png::BitDepth::Eight,
+        Some(srgb),
+        bytes,
+    )
+}
+
+/// An RGBA PNG of `data` (rows top to bottom) at `depth`, tagged sRGB
+/// (`Some(true)`), linear (`Some(false)`) or not at all.
+fn write_png(
+    path: &Path,
+    (width, height): (u32, u32),
+    depth: png::BitDepth,
+    srgb: Option<bool>,
+    data: &[u8],
+) -> Result<(), FormatError> {
     let png_error = |source| FormatError::Png {
         path: path.to_owned(),
         source,
@@ -64,15 +73,13 @@ pub fn write_png8(
     let file = std::fs::File::create(path).map_err(FormatError::io(path))?;
     let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
     encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    if srgb {
-        encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
-    } else {
-        encoder.set_source_gamma(png::ScaledFloat::new(1.0));
+    encoder.set_depth(depth);
+    match srgb {
+        Some(true) => encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual),
+        Some(false) => encoder.set_source_gamma(png::ScaledFloat::new(1.0)),
+        None => {}
     }
     let mut writer = encoder.write_header().map_err(png_error)?;
-    writer
-        .write_image_data(texels.as_flattened())
-        .map_err(png_error)?;
+    writer.write_image_data(data).map_err(png_error)?;
     writer.finish().map_err(png_error)
 }

@@ -13,6 +13,16 @@ pub const SAMPLES: [(f32, f32); 4] = [
     (0.125, 0.375),
 ];
 
+/// A projected point (x, y in -1..1, y up) in texels of a `cell`² square
+/// (rows down), its depth kept.
+fn to_texel(q: Vec3, cell: u32) -> Vec3 {
+    Vec3::new(
+        (q.x * 0.5 + 0.5) * cell as f32,
+        (0.5 - q.y * 0.5) * cell as f32,
+        q.z,
+    )
+}
+
 /// Rasterizes `triangles` into a `cell`² square: `project` takes a point to
 /// x, y in -1..1 across the cell (y up) and a depth z. Per texel: the share
 /// of samples covered and the mean over them of the nearest depth;
@@ -25,16 +35,8 @@ pub fn rasterize(
     cull_back: bool,
 ) -> Vec<(f32, Option<f32>)> {
     let mut depth = vec![[f32::INFINITY; 4]; (cell * cell) as usize];
-    let to_texel = |p: Vec3| {
-        let q = project(p);
-        Vec3::new(
-            (q.x * 0.5 + 0.5) * cell as f32,
-            (0.5 - q.y * 0.5) * cell as f32,
-            q.z,
-        )
-    };
     for t in triangles {
-        let [a, b, c] = t.map(to_texel);
+        let [a, b, c] = t.map(|p| to_texel(project(p), cell));
         let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
         // Texel rows run down: a counter-clockwise triangle on screen has
         // a negative area here.
@@ -88,14 +90,7 @@ pub fn nearest_at_centres(
     // The depth beside each nearest.
     let mut out: Vec<Option<(f32, Nearest)>> = vec![None; (cell * cell) as usize];
     for (i, t) in triangles.iter().enumerate() {
-        let [a, b, c] = t.map(|p| {
-            let q = project(p);
-            Vec3::new(
-                (q.x * 0.5 + 0.5) * cell as f32,
-                (0.5 - q.y * 0.5) * cell as f32,
-                q.z,
-            )
-        });
+        let [a, b, c] = t.map(|p| to_texel(project(p), cell));
         let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
         if area.abs() < 1e-9 || (cull_back && area > 0.0) {
             continue;

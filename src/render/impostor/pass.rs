@@ -8,7 +8,7 @@ use super::atlas::ImpostorAtlas;
 use crate::render::Targets;
 use crate::render::pipeline::{bind_group, storage_entry};
 use crate::render::shaders;
-use crate::render::techniques::{CrowdGroup, FrameContext, SHADOW_FORMAT};
+use crate::render::techniques::{CrowdGroup, FrameContext, shadow_depth_state};
 use std::sync::Arc;
 use wgpu::util::DeviceExt;
 
@@ -151,13 +151,7 @@ impl ImpostorPass {
                 buffers: &[],
             },
             primitive: Default::default(),
-            depth_stencil: Some(wgpu::DepthStencilState {
-                format: SHADOW_FORMAT,
-                depth_write_enabled: Some(true),
-                depth_compare: Some(wgpu::CompareFunction::LessEqual),
-                stencil: Default::default(),
-                bias: Default::default(),
-            }),
+            depth_stencil: Some(shadow_depth_state()),
             multisample: Default::default(),
             fragment: Some(wgpu::FragmentState {
                 module: &module,

@@ -14,7 +14,7 @@ mod shared;
 pub use shared::{
     ARGS_WORDS, CrowdDraw, CrowdGroup, CrowdPass, CrowdPipelines, CrowdViews, MAX_VIEWS,
     PipelineSpec, SHADOW_FORMAT, clip_buffer, crowd_bind_group, crowd_group_layout, crowd_pipeline,
-    draw_crowd, grow_buffer,
+    draw_crowd, grow_buffer, shadow_depth_state,
 };
 
 use super::RenderError;

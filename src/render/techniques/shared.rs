@@ -184,6 +184,18 @@ impl CrowdPipelines {
 /// The shadow maps' depth format.
 pub const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
+/// How every caster pipeline writes a shadow map: nearest depth, no bias
+/// (the receivers offset their lookups instead).
+pub fn shadow_depth_state() -> wgpu::DepthStencilState {
+    wgpu::DepthStencilState {
+        format: SHADOW_FORMAT,
+        depth_write_enabled: Some(true),
+        depth_compare: Some(wgpu::CompareFunction::LessEqual),
+        stencil: Default::default(),
+        bias: Default::default(),
+    }
+}
+
 /// The depth-only caster pipeline: `vs_shadow` of the composed module, no
 /// fragment stage, both faces (a thin leg casts whichever way it faces).
 fn shadow_pipeline(
@@ -205,13 +217,7 @@ fn shadow_pipeline(
             cull_mode: None,
             ..Default::default()
         },
-        depth_stencil: Some(wgpu::DepthStencilState {
-            format: SHADOW_FORMAT,
-            depth_write_enabled: Some(true),
-            depth_compare: Some(wgpu::CompareFunction::LessEqual),
-            stencil: Default::default(),
-            bias: Default::default(),
-        }),
+        depth_stencil: Some(shadow_depth_state()),
         multisample: Default::default(),
         fragment: None,
         multiview_mask: None,
