@@ -47,8 +47,8 @@ pub struct BakeArgs {
     )]
     pub formats: Vec<crate::formats::Format>,
     /// The far field's impostor atlas (drawn on the GPU): auto writes it
-    /// when a GPU adapter is there and says so when not, on requires one,
-    /// off skips it.
+    /// when a GPU adapter is there and can hold it, and says so when not;
+    /// on makes either an error; off skips it.
     #[arg(long, value_enum, default_value = "auto")]
     pub impostors: ImpostorExport,
 }
@@ -226,17 +226,32 @@ fn bake_impostor(
     };
     let motion = MotionChoice::Auto.resolve(&ModelChoice::parse(&args.model), &vat.clips);
     let layout = setup::impostor_layout(vat, motion).with_mesh(chain);
-    let (atlas, layers) =
-        crate::render::impostor::export::draw_layers(&gpu, model, vat, chain, layout)
-            .with_context(|| {
-                format!("{}: cannot draw the impostor atlas", model.source.display())
-            })?;
+    let drawn = crate::render::impostor::export::draw_layers(&gpu, model, vat, chain, layout);
+    let (atlas, layers) = match drawn {
+        Ok(drawn) => drawn,
+        // A model whose atlas this GPU cannot hold still bakes, on auto.
+        Err(e @ crate::render::impostor::AtlasError::TooLarge { .. })
+            if args.impostors == ImpostorExport::Auto =>
+        {
+            eprintln!(
+                "warning: {}: {e}, so this export has none (--impostors off to skip it quietly)",
+                model.source.display()
+            );
+            return Ok(None);
+        }
+        Err(e) => {
+            return Err(anyhow::Error::new(e).context(format!(
+                "{}: cannot draw the impostor atlas",
+                model.source.display()
+            )));
+        }
+    };
     let names: Vec<String> = vat.clips.iter().map(|c| c.name.clone()).collect();
     let json = crate::formats::impostor::write_atlas(
         &atlas.layout,
         &names,
         &layers,
-        crate::crowd::cull::DEFAULT_IMPOSTOR_PX,
+        (atlas.samples, crate::crowd::cull::DEFAULT_IMPOSTOR_PX),
         dir,
     )?;
     let line = format!(

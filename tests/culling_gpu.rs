@@ -15,8 +15,8 @@ use stampede::crowd::shadow::{ShadowDistance, ShadowSettings};
 
 use glam::Vec3;
 use stampede::crowd::cull::{
-    CullSettings, CullUniform, FLAG_IMPOSTOR, FLAG_MIN_SIZE, FLAG_RECEIVERS, INDEX_MASK,
-    entry_region,
+    CullSettings, CullUniform, FLAG_CAMERA_LOD, FLAG_GROUND, FLAG_IMPOSTOR, FLAG_MIN_SIZE,
+    FLAG_RECEIVERS, INDEX_MASK, entry_region,
 };
 use stampede::crowd::placement::instance_placement;
 use stampede::crowd::setup::{Loaded, ModelChoice, load};
@@ -101,14 +101,40 @@ fn cpu_visible_for(
         let at_budget = errors
             .into_iter()
             .any(|e| near(uniform.project(e, inst.scale, c, radius), uniform.budget_px));
-        // Within rounding of the impostor switch or the smallest size kept.
+        // Within rounding of the impostor switch or the smallest size kept
+        // (a light's view with the camera's rule: the camera's size and
+        // pixel budget too).
         let size = uniform.diameter_px(c, radius);
-        let at_size = (uniform.flags & FLAG_IMPOSTOR != 0 && near(size, uniform.impostor_px))
-            || (uniform.flags & FLAG_MIN_SIZE != 0 && near(size, uniform.min_size_px));
+        let camera = uniform.flags & FLAG_CAMERA_LOD != 0;
+        let seen = if camera {
+            uniform.camera_diameter(c, radius)
+        } else {
+            size
+        };
+        let eye = Vec3::from_slice(&uniform.camera[..3]);
+        let at_camera_budget = camera
+            && (1..uniform.levels).any(|l| {
+                let px = uniform.level_error(l) * inst.scale * uniform.camera[3]
+                    / ((c - eye).length() - radius).max(1e-4);
+                near(px, uniform.budget_px)
+            });
+        let at_size = (near(seen, uniform.impostor_px)
+            && (camera || uniform.flags & FLAG_IMPOSTOR != 0))
+            || (uniform.flags & FLAG_MIN_SIZE != 0 && near(size, uniform.min_size_px))
+            || at_camera_budget;
+        // Within rounding of a receiver plane, at the sweep's start or, where
+        // it ends under the ground, at its end.
+        let length = (uniform.flags & FLAG_GROUND != 0)
+            .then(|| stampede::crowd::cull::sweep_length(c, radius + lookup, sweep, uniform.ground))
+            .flatten();
         let at_receiver = uniform.flags & FLAG_RECEIVERS != 0
             && receivers.iter().any(|q| {
-                let m = q.truncate().dot(c) + q.w + (radius + lookup);
-                m.abs() < eps * radius.max(1.0) || q.truncate().dot(sweep).abs() < 1e-5
+                let n = q.truncate();
+                let m = n.dot(c) + q.w + (radius + lookup);
+                let end = length.map_or(f32::INFINITY, |l| m + n.dot(sweep) * l);
+                m.abs() < eps * radius.max(1.0)
+                    || end.abs() < eps * radius.max(1.0)
+                    || n.dot(sweep).abs() < 1e-5
             });
         if margin.abs() < eps * radius.max(1.0) || at_budget || at_size || at_receiver {
             close.push(i);

@@ -47,6 +47,8 @@ pub struct ImpostorJson {
     pub right_up: &'static str,
     pub cell_projection: &'static str,
     pub albedo_encoding: &'static str,
+    /// The samples per texel the coverage counts (the atlas's MSAA).
+    pub samples: u32,
     pub normal_depth_encoding: &'static str,
     pub depth: &'static str,
     pub drawing: &'static str,
@@ -78,12 +80,14 @@ pub struct ImpostorClipJson {
 
 /// Writes the atlas's layers (`layers[k]` is layer `k`, as
 /// [`AtlasLayout::layer_size`] big) into `dir` as the two PNGs and returns
-/// the `impostor` section. `clip_names` are the baked clips' names.
+/// the `impostor` section. `clip_names` are the baked clips' names; the
+/// atlas was drawn with `samples` MSAA samples and is drawn from
+/// `switch_px` on.
 pub fn write_atlas(
     layout: &AtlasLayout,
     clip_names: &[String],
     layers: &[AtlasLayer],
-    switch_px: f32,
+    (samples, switch_px): (u32, f32),
     dir: &Path,
 ) -> Result<ImpostorJson, FormatError> {
     let (width, height) = layout.layer_size();
@@ -129,7 +133,7 @@ pub fn write_atlas(
         direction: "model space, from the model towards the viewer: d = (sin a·cos e, sin e, cos a·cos e); yaw 0 looks at the model's front (+Z), y is up",
         right_up: "right = (cos a, 0, -sin a), up = cross(d, right)",
         cell_projection: "orthographic: a model-space point p lands at x = dot(p - centre, right) / extent, y = dot(p - centre, up) / extent, both -1..1 across the cell (x to the right, y up, so texel row = cell·(0.5 - y/2))",
-        albedo_encoding: "RGB: the unlit colour (base colour × texture × vertex colour) premultiplied by coverage in linear light, then sRGB-encoded: decode sRGB, then divide by A. A: coverage (share of 4 samples, linear)",
+        albedo_encoding: "RGB: the unlit colour (base colour × texture × vertex colour) premultiplied by coverage in linear light, then sRGB-encoded: decode sRGB, then divide by A. A: coverage (the share of `samples` samples covered, linear)",
         normal_depth_encoding: "linear. RGB: (model-space normal · 0.5 + 0.5) premultiplied by coverage; A: depth premultiplied by coverage. Divide by the albedo's A first",
         depth: "depth = (radius - dot(p - centre, d)) / (2·radius): 0 at the sphere's side towards the viewer, 1 at the far side",
         drawing: "one camera-facing quad per instance, 2·extent·scale across, centred on the instance's transform of centre; the cell's right and up are projected onto the plane facing the camera. The normal turns with the instance; the surface point is the quad point moved towards the viewer by radius·scale·(1 - 2·depth) (for lighting, shadows and the depth test)",
@@ -150,6 +154,7 @@ pub fn write_atlas(
             .collect(),
         mesh_level: layout.mesh_level,
         mips: layout.mips(),
+        samples,
         switch_px,
     })
 }

@@ -433,7 +433,7 @@ impl Renderer {
             }
             Err(impostor::AtlasError::Gpu(e)) => return Err(e.into()),
             Err(e) => {
-                log::warn!("{e}");
+                log::warn!("{e}; the far field is drawn with meshes only");
                 self.impostor_error = Some(e.to_string());
             }
         }

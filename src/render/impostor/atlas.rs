@@ -26,7 +26,7 @@ const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 #[derive(Debug, thiserror::Error)]
 pub enum AtlasError {
     #[error(
-        "the impostor atlas needs {layers} layers of {width}×{height} texels, more than this GPU allows ({max_side}² × {max_layers} layers); the far field is drawn with meshes only"
+        "the impostor atlas needs {layers} layers of {width}×{height} texels, more than this GPU allows ({max_side}² × {max_layers} layers)"
     )]
     TooLarge {
         width: u32,
