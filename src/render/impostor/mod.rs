@@ -5,10 +5,12 @@
 //! `crate::impostor`.
 
 mod atlas;
+mod baker;
 pub mod export;
 pub mod measure;
 mod pass;
 
-pub use atlas::{ALBEDO_FORMAT, AtlasError, ImpostorAtlas, LayerTexels, NORMAL_FORMAT};
+pub use atlas::{AtlasError, ImpostorAtlas, LayerTexels};
+pub use baker::{ALBEDO_FORMAT, BakeLayerGpu, NORMAL_FORMAT};
 pub use measure::{ImpostorError, Likeness};
 pub use pass::{ImpostorDraw, ImpostorPass};
