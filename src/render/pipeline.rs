@@ -19,6 +19,21 @@ pub fn storage_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
     }
 }
 
+/// A filterable float 2D-array texture read by the fragment stage (base
+/// colour, the impostor atlas).
+pub fn filtered_array_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Float { filterable: true },
+            view_dimension: wgpu::TextureViewDimension::D2Array,
+            multisampled: false,
+        },
+        count: None,
+    }
+}
+
 /// A uniform-buffer layout entry (vertex and compute).
 pub fn uniform_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {

@@ -5,7 +5,7 @@
 
 use super::super::gpu_data::StaticVertex;
 use super::super::model_gpu::ModelGpu;
-use super::super::pipeline::{bind_group, storage_entry};
+use super::super::pipeline::{bind_group, filtered_array_entry, storage_entry};
 use super::super::shaders;
 use super::super::techniques::vat::VatResources;
 use crate::impostor::AtlasLayout;
@@ -130,16 +130,7 @@ impl Baker {
         let texture_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("impostor atlas base colour layout"),
             entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2Array,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
+                filtered_array_entry(0),
                 wgpu::BindGroupLayoutEntry {
                     binding: 1,
                     visibility: wgpu::ShaderStages::FRAGMENT,

@@ -6,7 +6,7 @@
 
 use super::atlas::ImpostorAtlas;
 use crate::render::Targets;
-use crate::render::pipeline::{bind_group, storage_entry};
+use crate::render::pipeline::{bind_group, filtered_array_entry, storage_entry};
 use crate::render::shaders;
 use crate::render::techniques::{CrowdGroup, FrameContext, shadow_depth_state};
 use std::sync::Arc;
@@ -43,21 +43,11 @@ impl ImpostorPass {
         clip_table: &wgpu::Buffer,
     ) -> Self {
         let fragment = wgpu::ShaderStages::FRAGMENT;
-        let texture = |binding| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: fragment,
-            ty: wgpu::BindingType::Texture {
-                sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                view_dimension: wgpu::TextureViewDimension::D2Array,
-                multisampled: false,
-            },
-            count: None,
-        };
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("impostor layout"),
             entries: &[
-                texture(0),
-                texture(1),
+                filtered_array_entry(0),
+                filtered_array_entry(1),
                 storage_entry(2),
                 wgpu::BindGroupLayoutEntry {
                     binding: 3,

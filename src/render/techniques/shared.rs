@@ -9,7 +9,7 @@ use crate::render::crowd_buffer::CrowdBuffer;
 use crate::render::gpu_data::{StaticVertex, VatClipGpu};
 use crate::render::model_gpu::ModelGpu;
 use crate::render::pipeline::{
-    TargetPipeline, bind_group, storage_entry, target_pipeline, uniform_entry,
+    TargetPipeline, bind_group, filtered_array_entry, storage_entry, target_pipeline, uniform_entry,
 };
 use crate::render::shaders::ModuleSpec;
 use wgpu::util::DeviceExt;
@@ -40,16 +40,7 @@ pub fn crowd_group_layout(device: &wgpu::Device, label: &str) -> wgpu::BindGroup
         entries: &[
             // The instances (vertex and the cull pass).
             storage_entry(0),
-            wgpu::BindGroupLayoutEntry {
-                binding: 1,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                    view_dimension: wgpu::TextureViewDimension::D2Array,
-                    multisampled: false,
-                },
-                count: None,
-            },
+            filtered_array_entry(1),
             wgpu::BindGroupLayoutEntry {
                 binding: 2,
                 visibility: wgpu::ShaderStages::FRAGMENT,
