@@ -7,7 +7,9 @@
 // projects small enough, else at the coarsest mesh level whose animated
 // error projects under the pixel budget. Survivors are appended to their
 // region of the visible list (one per mesh level, then the impostors');
-// the region's DrawIndexedIndirect instance count is the append counter. The CPU twin of `cull_instance`
+// the region's DrawIndexedIndirect instance count is the append counter;
+// `occlusion_keep` (occlusion_off.wgsl, or occlusion.wgsl's two phases)
+// decides whether a survivor is appended in this dispatch. The CPU twin of `cull_instance`
 // is `crowd::cull::CullUniform::cull`; `CullParams` is mirrored by
 // `crowd::cull::CullUniform` (tests/gpu_layout.rs).
 // requires: behaviour
@@ -209,7 +211,7 @@ fn cs_cull(@builtin(global_invocation_id) id: vec3<u32>) {
     let centre = p.origin + m * (cull.sphere.xyz * inst.scale);
     let radius = cull.sphere.w * inst.scale;
     let bits = cull_instance(centre, radius, inst.scale);
-    if bits == CULLED {
+    if !occlusion_keep(i, bits, centre, radius) {
         return;
     }
     let level = bits >> 28u & 7u;

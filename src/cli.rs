@@ -404,6 +404,11 @@ pub struct CullArgs {
     /// --lod-error pixels.
     #[arg(long, value_enum, default_value_t = OnOff::On)]
     pub coarse_levels: OnOff,
+    /// Two-phase occlusion culling of the camera's view (with --culling or
+    /// --lod on): instances hidden behind nearer ones (a depth pyramid of
+    /// what was visible last frame) are not drawn. Off on the GL backend.
+    #[arg(long, value_enum, default_value_t = OnOff::On)]
+    pub occlusion: OnOff,
 }
 
 impl Default for CullArgs {
@@ -416,6 +421,7 @@ impl Default for CullArgs {
             impostors: OnOff::On,
             impostor_px: crate::crowd::cull::DEFAULT_IMPOSTOR_PX,
             coarse_levels: OnOff::On,
+            occlusion: OnOff::On,
         }
     }
 }
@@ -430,6 +436,7 @@ impl CullArgs {
             impostors: self.impostors.is_on(),
             impostor_px: self.impostor_px,
             coarse_levels: self.coarse_levels.is_on(),
+            occlusion: self.occlusion.is_on(),
             ..Default::default()
         }
     }

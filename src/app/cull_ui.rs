@@ -16,6 +16,7 @@ pub struct CullView<'a> {
     pub lod_build_ms: f64,
     /// The impostor atlas: its layout, and once drawn its bytes and time.
     pub atlas: AtlasView,
+    pub occlusion: crate::app::occlusion_ui::OcclusionView,
 }
 
 /// What the section says of the impostor atlas.
@@ -95,6 +96,7 @@ pub fn cull_section(ui: &mut egui::Ui, s: &mut CullSettings, view: &CullView<'_>
                     .logarithmic(true)
                     .text("px impostor switch"),
             );
+            crate::app::occlusion_ui::occlusion_controls(ui, s, &view.occlusion);
             let note = match view.technique {
                 TechniqueKind::Cpu => {
                     "Culled on the GPU; CPU skinning still skins every instance on the CPU"
@@ -192,6 +194,7 @@ mod tests {
                 visible: [12, 340, 0, 0, 0, 0, 0],
                 triangles: [12 * 4756, 340 * 570, 0, 0, 0, 0, 0],
                 levels: 2,
+                occluded: 0,
             },
             levels: &levels,
             requested: 700,
@@ -205,6 +208,7 @@ mod tests {
                 build_ms: Some(1510.0),
                 error: None,
             },
+            occlusion: Default::default(),
         };
         let mut s = CullSettings::default();
         let mut h = Harness::new();

@@ -6,6 +6,7 @@ pub mod cull_ui;
 mod flock_ui;
 pub mod measure;
 mod model_ui;
+pub mod occlusion_ui;
 pub mod recent;
 pub mod shadow_ui;
 mod ui;

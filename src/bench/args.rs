@@ -55,6 +55,10 @@ pub struct BenchArgs {
     /// report with ÷ without (one run, the same frames).
     #[arg(long)]
     pub compare_far_field: bool,
+    /// Also measure every technique and count with occlusion culling off,
+    /// and report with ÷ without (one run, the same frames).
+    #[arg(long)]
+    pub compare_occlusion: bool,
     #[command(flatten)]
     pub shadows: crate::cli::ShadowArgs,
     /// Texel precision of the VAT: f16, f32 or packed (one 8-byte texel).
@@ -103,6 +107,7 @@ impl Default for BenchArgs {
             cull: crate::cli::CullArgs::default(),
             compare_culling: false,
             compare_far_field: false,
+            compare_occlusion: false,
             shadows: crate::cli::ShadowArgs::default(),
             precision: crate::vat::Precision::F16,
             camera: None,

@@ -279,6 +279,9 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
     if args.compare_far_field {
         modes.push(Mode::FarFieldOff);
     }
+    if args.compare_occlusion {
+        modes.push(Mode::OcclusionOff);
+    }
     let bar = progress(per_run * (counts.len() * techniques.len() * modes.len()) as u64);
     let start = Instant::now();
     // Per technique: the last measured (instances drawn, p50 wall ms, cap),
@@ -389,6 +392,8 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                     triangles: drew.triangles_total(),
                     unculled: mode == Mode::Unculled,
                     far_field_off: mode == Mode::FarFieldOff,
+                    occlusion_off: mode == Mode::OcclusionOff,
+                    occluded: drew.occluded,
                     visible_per_level: drew.visible[..drew.levels as usize].to_vec(),
                     impostors: drew.impostors(),
                     shadow_casters: cascades
@@ -437,6 +442,8 @@ enum Mode {
     Unculled,
     /// The far field off (`--compare-far-field`).
     FarFieldOff,
+    /// Occlusion culling off (`--compare-occlusion`).
+    OcclusionOff,
 }
 
 impl Mode {
@@ -449,6 +456,10 @@ impl Mode {
                 ..run
             },
             Mode::FarFieldOff => run.without_far_field(),
+            Mode::OcclusionOff => CullSettings {
+                occlusion: false,
+                ..run
+            },
         }
     }
 
@@ -464,6 +475,7 @@ impl Mode {
             Mode::Run => "",
             Mode::Unculled => " (culling and LOD off)",
             Mode::FarFieldOff => " (far field off)",
+            Mode::OcclusionOff => " (occlusion off)",
         }
     }
 }

@@ -119,6 +119,14 @@ pub struct RunResult {
     /// `--compare-far-field`.
     #[serde(default)]
     pub far_field_off: bool,
+    /// Measured with occlusion culling off, as the baseline of
+    /// `--compare-occlusion`.
+    #[serde(default)]
+    pub occlusion_off: bool,
+    /// Instances in the view that occlusion culling did not draw in that
+    /// frame (0 with it off).
+    #[serde(default)]
+    pub occluded: u32,
     /// Instances drawn at each mesh level, finest first, in that frame.
     #[serde(default)]
     pub visible_per_level: Vec<u32>,
@@ -137,7 +145,7 @@ pub struct RunResult {
 impl RunResult {
     /// True for a baseline of a comparison (not the run's own settings).
     pub fn baseline(&self) -> bool {
-        self.unculled || self.far_field_off
+        self.unculled || self.far_field_off || self.occlusion_off
     }
 
     /// Every cascade's casters together.
@@ -168,6 +176,9 @@ impl RunResult {
 pub struct CullRatio {
     pub technique: String,
     pub count: u32,
+    /// Scene triangles drawn (the last measured frame's).
+    #[serde(default)]
+    pub triangles: Option<f64>,
     pub wall_ms: Option<f64>,
     pub cpu_ms: Option<f64>,
     pub gpu_ms: Option<f64>,
@@ -214,6 +225,10 @@ pub struct Ratios {
     /// without it (below 1: the far field saves).
     #[serde(default)]
     pub far_field_over_off: Vec<CullRatio>,
+    /// With `--compare-occlusion`: each technique with occlusion culling ÷
+    /// without it (below 1: it saves).
+    #[serde(default)]
+    pub occlusion_over_off: Vec<CullRatio>,
 }
 
 /// The far field's settings and the impostor atlas of a run.
@@ -327,6 +342,7 @@ impl BenchReport {
             vat_cpu_largest_over_smallest: scale,
             culled_over_unculled: self.over_baseline(|r| r.unculled),
             far_field_over_off: self.over_baseline(|r| r.far_field_off),
+            occlusion_over_off: self.over_baseline(|r| r.occlusion_off),
         };
     }
 
@@ -340,6 +356,7 @@ impl BenchReport {
                 Some(CullRatio {
                     technique: b.technique.clone(),
                     count: b.count,
+                    triangles: ratio(Some(a.triangles as f64), Some(b.triangles as f64)),
                     wall_ms: ratio(Some(a.wall_ms.p50), Some(b.wall_ms.p50)),
                     cpu_ms: ratio(Some(a.cpu_ms.p50), Some(b.cpu_ms.p50)),
                     gpu_ms: ratio(a.gpu_total_ms(), b.gpu_total_ms()),

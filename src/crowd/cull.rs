@@ -98,6 +98,12 @@ pub struct CullSettings {
     /// The impostor switch: the sphere's diameter on screen, in pixels,
     /// at or under which an instance is an impostor.
     pub impostor_px: f32,
+    /// Two-phase occlusion culling of the camera's view: instances hidden
+    /// behind nearer ones (by a depth pyramid) are not drawn.
+    pub occlusion: bool,
+    /// Draw this mip of occlusion culling's depth pyramid over the picture
+    /// (a debug view; `None`: the picture).
+    pub pyramid_mip: Option<u32>,
 }
 
 /// The default impostor switch, in pixels of the bounding sphere's
@@ -115,6 +121,8 @@ impl Default for CullSettings {
             impostors: true,
             impostor_px: DEFAULT_IMPOSTOR_PX,
             coarse_levels: true,
+            occlusion: true,
+            pyramid_mip: None,
         }
     }
 }

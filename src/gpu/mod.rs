@@ -122,6 +122,10 @@ impl GpuContext {
             max_buffer_size: adapter_limits.max_buffer_size,
             max_texture_dimension_2d: adapter_limits.max_texture_dimension_2d,
             max_texture_array_layers: adapter_limits.max_texture_array_layers,
+            // Occlusion culling's variant of the cull pass binds 11.
+            max_storage_buffers_per_shader_stage: adapter_limits
+                .max_storage_buffers_per_shader_stage
+                .max(wgpu::Limits::default().max_storage_buffers_per_shader_stage),
             ..wgpu::Limits::default().using_resolution(adapter_limits.clone())
         };
         let (device, queue) = adapter

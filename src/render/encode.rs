@@ -1,17 +1,12 @@
-//! Recording a frame: the behaviour's update, the technique's preparation,
-//! the cull passes (the camera's, each shadow cascade's), the technique's
-//! own step over what they will draw, the shadow passes, and the scene pass
-//! with the crowd, ground and sky.
+//! The renderer's frame settings and what its passes report: culling and
+//! shadow settings, the cull pass's and cascades' counts read back late,
+//! GPU times. The frame itself is recorded by `passes.rs`.
 
-use super::{
-    Camera, CrowdPass, CrowdViews, FrameContext, PassStats, RenderError, Renderer, TechniqueCosts,
-};
+use super::{Camera, PassStats, Renderer};
 use crate::crowd::cull::{CullSettings, CullView};
 use crate::crowd::shadow::{CameraFrustum, ShadowSettings};
-use crate::crowd::{FrameSettings, frame_uniform};
 use crate::lod::LodChain;
 use std::sync::Arc;
-use std::time::Instant;
 
 impl Renderer {
     /// The culling and LOD settings in use.
@@ -41,7 +36,7 @@ impl Renderer {
 
     /// The camera's frustum as far as shadows reach: past the camera's
     /// target by the field's diameter and a few model lengths.
-    fn shadow_frustum(
+    pub(super) fn shadow_frustum(
         &self,
         camera: &Camera,
         uniform: &crate::crowd::FrameUniform,
@@ -115,7 +110,7 @@ impl Renderer {
 
     /// The view the cull pass decides for: the camera's, with the pixels a
     /// model unit covers at distance 1 in the drawn viewport.
-    fn cull_view(&self, camera: &Camera) -> CullView {
+    pub(super) fn cull_view(&self, camera: &Camera) -> CullView {
         let height = self.targets.height.max(1) as f32;
         CullView {
             view_proj: camera.view_proj(self.aspect()),
@@ -127,162 +122,6 @@ impl Renderer {
             impostors: true,
             camera: None,
         }
-    }
-
-    /// Records one frame into `target` (a view of the swap-chain or offscreen
-    /// texture, in `targets.format`). A lost device (before or while
-    /// recording) gives `GpuError::DeviceLost`: do not submit then.
-    pub fn encode(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-        target: &wgpu::TextureView,
-        camera: &Camera,
-        settings: &FrameSettings,
-    ) -> Result<(), RenderError> {
-        self.gpu.check()?;
-        let count = self.crowd.count();
-        let wants = self.culler.settings;
-        if wants.impostors && wants.lod && count > 0 && !self.hide_crowd {
-            self.ensure_impostors()?;
-        }
-        let mut uniform = frame_uniform(
-            camera.view_proj(self.aspect()),
-            camera.eye(),
-            settings,
-            &self.layout,
-            count,
-        );
-        // Before the shadows' cull, whose casters' levels use it.
-        uniform.viewport_height = self.targets.height.max(1) as f32;
-        // The herd's table or the flock's steps (recorded before the pass).
-        let started = Instant::now();
-        self.behaviour.update(
-            &self.gpu.device,
-            &self.gpu.queue,
-            encoder,
-            &mut uniform,
-            settings.time,
-        );
-        let behaviour_s = started.elapsed().as_secs_f64();
-        let started = Instant::now();
-        let (x, w) = self.view_span();
-        let cull_view = self.cull_view(camera);
-        let frustum = self.shadow_frustum(camera, &uniform);
-        self.shadows.update(&self.gpu.device, &self.frame_layout);
-        let technique = &mut self.technique;
-        let ctx = FrameContext {
-            device: &self.gpu.device,
-            queue: &self.gpu.queue,
-            crowd: &self.crowd,
-            model: &self.model,
-            frame: &uniform,
-            behaviour: &self.behaviour,
-        };
-        let prepared = technique.prepare(&ctx);
-        if let Some(impostors) = &mut self.impostors {
-            impostors.prepare(&ctx);
-        }
-        let cull_count = if self.hide_crowd { 0 } else { prepared.drawn };
-        self.culler.encode(
-            &ctx,
-            encoder,
-            self.shadows.scene_group(),
-            &cull_view,
-            cull_count,
-        );
-        self.shadows
-            .cull(&ctx, encoder, &mut self.culler, &frustum, cull_count);
-        // The technique's own step, once every view is culled and before
-        // any pass draws (compute skinning skins what they will draw).
-        let mut views = CrowdViews::default();
-        if cull_count > 0 {
-            views.push(self.culler.draw(prepared.drawn));
-            self.shadows.views(&self.culler, cull_count, &mut views);
-        }
-        technique.before_passes(&ctx, encoder, self.shadows.scene_group(), &views);
-        self.shadows.draw(
-            &ctx,
-            encoder,
-            technique.as_ref(),
-            &self.culler,
-            self.impostors.as_ref(),
-            cull_count,
-        );
-        let mut cpu_s = started.elapsed().as_secs_f64();
-        uniform.culled = self.culler.culled() as u32;
-        uniform.lod_tint = (self.culler.culled() && self.culler.settings.lod_tint) as u32;
-        self.gpu
-            .queue
-            .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&uniform));
-        self.last_frame = Some(uniform);
-        let (view, resolve) = match &self.targets.msaa {
-            Some(msaa) => (msaa, Some(target)),
-            None => (target, None),
-        };
-        let timestamp_writes = self.timer.as_ref().and_then(|t| t.pass_writes());
-        let timed = timestamp_writes.is_some();
-        {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("scene pass"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view,
-                    depth_slice: None,
-                    resolve_target: resolve,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view: &self.targets.depth,
-                    depth_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(1.0),
-                        store: wgpu::StoreOp::Discard,
-                    }),
-                    stencil_ops: None,
-                }),
-                timestamp_writes,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            pass.set_bind_group(0, self.shadows.scene_group(), &[]);
-            if x > 0 {
-                pass.set_viewport(
-                    x as f32,
-                    0.0,
-                    w as f32,
-                    self.targets.height as f32,
-                    0.0,
-                    1.0,
-                );
-            }
-            let started = Instant::now();
-            if !self.hide_crowd {
-                let draw = self.culler.draw(prepared.drawn);
-                technique.draw(&mut pass, &self.model, &draw, CrowdPass::Scene);
-                if let (Some(impostors), Some(draw)) =
-                    (&self.impostors, self.culler.impostor_draw())
-                {
-                    impostors.draw(&mut pass, &draw);
-                }
-            }
-            cpu_s += started.elapsed().as_secs_f64();
-            self.scene.draw_ground(&mut pass);
-            self.scene.draw_sky(&mut pass);
-        }
-        self.costs = TechniqueCosts {
-            kind: technique.kind(),
-            cpu_ms: (cpu_s * 1000.0) as f32,
-            behaviour_ms: (behaviour_s * 1000.0) as f32,
-            upload_bytes: prepared.upload_bytes,
-            drawn: prepared.drawn,
-            requested: count,
-            ..self.costs
-        };
-        if timed && let Some(t) = &self.timer {
-            t.resolve(encoder);
-        }
-        self.gpu.check().map_err(RenderError::from)
     }
 
     /// Call after submitting the frame's commands: starts the GPU-time and

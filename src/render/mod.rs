@@ -16,6 +16,7 @@ pub mod impostor;
 mod mapped;
 pub mod model_gpu;
 pub mod offscreen;
+mod passes;
 pub mod pipeline;
 pub mod scene;
 pub mod shaders;
@@ -176,6 +177,9 @@ pub struct Renderer {
     pub hide_crowd: bool,
     /// The last uniform written, for tests and the panel.
     pub last_frame: Option<FrameUniform>,
+    /// Occlusion culling's debug view of its depth pyramid (made when
+    /// first shown).
+    pyramid_view: Option<cull::pyramid_view::PyramidView>,
 }
 
 impl Renderer {
@@ -311,6 +315,7 @@ impl Renderer {
             hide_crowd: false,
             view_left: 0,
             last_frame: None,
+            pyramid_view: None,
             gpu,
         })
     }

@@ -47,10 +47,26 @@ pub const HERD: ModuleSpec = ModuleSpec {
     name: "herd",
     roots: &["herd"],
 };
-/// The cull pass (render::cull).
+/// The cull pass (render::cull) without occlusion: the shadow cascades'
+/// views, and the camera's with occlusion off.
 pub const CULL: ModuleSpec = ModuleSpec {
     name: "cull",
-    roots: &["cull"],
+    roots: &["cull", "occlusion_off"],
+};
+/// The cull pass with two-phase occlusion culling (the camera's view).
+pub const CULL_OCCLUSION: ModuleSpec = ModuleSpec {
+    name: "cull_occlusion",
+    roots: &["cull", "occlusion"],
+};
+/// The depth pyramid occlusion culling tests against.
+pub const PYRAMID: ModuleSpec = ModuleSpec {
+    name: "pyramid",
+    roots: &["pyramid"],
+};
+/// The depth pyramid's debug view.
+pub const PYRAMID_VIEW: ModuleSpec = ModuleSpec {
+    name: "pyramid_view",
+    roots: &["pyramid_view"],
 };
 
 /// Draws the impostor atlas from an f16 or f32 VAT (render::impostor).
@@ -85,6 +101,9 @@ pub const OTHER_MODULES: &[ModuleSpec] = &[
     FLOCK,
     HERD,
     CULL,
+    CULL_OCCLUSION,
+    PYRAMID,
+    PYRAMID_VIEW,
     IMPOSTOR_ATLAS,
     IMPOSTOR_ATLAS_PACKED,
     IMPOSTOR_MIP,

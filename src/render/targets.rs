@@ -11,6 +11,9 @@ pub struct Targets {
     pub height: u32,
     pub(crate) msaa: Option<wgpu::TextureView>,
     pub(crate) depth: wgpu::TextureView,
+    /// Bumped whenever the textures are made again (what binds them
+    /// makes its groups again).
+    pub generation: u64,
 }
 
 impl Targets {
@@ -24,6 +27,7 @@ impl Targets {
             height,
             msaa,
             depth,
+            generation: 0,
         }
     }
 
@@ -39,7 +43,8 @@ impl Targets {
             height: height.max(1),
             depth_or_array_layers: 1,
         };
-        let texture = |label, format| {
+        // The depth is also read (occlusion culling's pyramid).
+        let texture = |label, format, usage| {
             device
                 .create_texture(&wgpu::TextureDescriptor {
                     label: Some(label),
@@ -48,19 +53,22 @@ impl Targets {
                     sample_count: samples,
                     dimension: wgpu::TextureDimension::D2,
                     format,
-                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                    usage,
                     view_formats: &[],
                 })
                 .create_view(&Default::default())
         };
-        let msaa = (samples > 1).then(|| texture("msaa colour", format));
-        (msaa, texture("depth", DEPTH_FORMAT))
+        let attachment = wgpu::TextureUsages::RENDER_ATTACHMENT;
+        let msaa = (samples > 1).then(|| texture("msaa colour", format, attachment));
+        let depth_usage = attachment | wgpu::TextureUsages::TEXTURE_BINDING;
+        (msaa, texture("depth", DEPTH_FORMAT, depth_usage))
     }
 
     pub fn resize(&mut self, device: &wgpu::Device, width: u32, height: u32) {
         if (width, height) != (self.width, self.height) {
             (self.msaa, self.depth) = Self::make(device, self.format, self.samples, width, height);
             (self.width, self.height) = (width, height);
+            self.generation += 1;
         }
     }
 

@@ -114,6 +114,7 @@ impl Running {
                 technique: self.renderer.technique_kind(),
                 lod_build_ms: self.renderer.lod().build_ms,
                 atlas: crate::app::cull_ui::AtlasView::of(&self.renderer),
+                occlusion: crate::app::occlusion_ui::OcclusionView::of(&self.renderer),
             },
             shadows: crate::app::shadow_ui::ShadowView {
                 gpu_ms: self.renderer.shadow_gpu_ms(),

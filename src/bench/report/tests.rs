@@ -32,6 +32,8 @@ fn result(technique: &str, count: u32, cpu: f64, wall: f64, gpu: Option<f64>) ->
         triangles: count as u64 * 10,
         unculled: false,
         far_field_off: false,
+        occlusion_off: false,
+        occluded: 0,
         visible_per_level: vec![count],
         impostors: 0,
         shadow_casters: Vec::new(),

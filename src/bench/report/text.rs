@@ -76,6 +76,8 @@ impl BenchReport {
                     format!("{} (off)", r.technique)
                 } else if r.far_field_off {
                     format!("{} (no far)", r.technique)
+                } else if r.occlusion_off {
+                    format!("{} (no occl)", r.technique)
                 } else {
                     r.technique.clone()
                 },
@@ -159,13 +161,15 @@ impl BenchReport {
         for (what, list) in [
             ("culled ÷ unculled", &rs.culled_over_unculled),
             ("far field on ÷ off", &rs.far_field_over_off),
+            ("occlusion on ÷ off", &rs.occlusion_over_off),
         ] {
             for r in list {
                 let _ = writeln!(
                     s,
-                    "{} {what} at {:>7}: wall {}  CPU {}  GPU {}",
+                    "{} {what} at {:>7}: triangles {}  wall {}  CPU {}  GPU {}",
                     r.technique,
                     r.count,
+                    times(r.triangles),
                     times(r.wall_ms),
                     times(r.cpu_ms),
                     times(r.gpu_ms)
@@ -199,7 +203,7 @@ impl BenchReport {
     /// One CSV row per result, with a header.
     pub fn csv(&self) -> String {
         let mut s = String::from(
-            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade\n",
+            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded\n",
         );
         let cells = |p: Option<&Percentiles>| match p {
             Some(p) => format!("{:.4},{:.4},{:.4}", p.p50, p.p90, p.p99),
@@ -208,7 +212,7 @@ impl BenchReport {
         for r in &self.results {
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 r.technique,
                 r.count,
                 r.drawn,
@@ -228,6 +232,8 @@ impl BenchReport {
                     "unculled"
                 } else if r.far_field_off {
                     "far-field-off"
+                } else if r.occlusion_off {
+                    "occlusion-off"
                 } else {
                     "run"
                 },
@@ -236,7 +242,8 @@ impl BenchReport {
                 r.casters_total(),
                 r.shadow_triangles_total(),
                 join(&r.shadow_casters),
-                join(&r.shadow_triangles)
+                join(&r.shadow_triangles),
+                r.occluded
             );
         }
         s

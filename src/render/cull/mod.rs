@@ -9,9 +9,15 @@
 //! visible list bound at the level's region (dynamic offset). The rule is
 //! `crowd::cull`; the shader is shaders/cull.wgsl.
 
+mod lists;
+pub mod occlusion;
+pub mod pyramid;
+pub mod pyramid_view;
 mod readback;
 mod target;
 
+use lists::Lists;
+pub use occlusion::{Occlusion, OcclusionCamera};
 pub use readback::{ArgsReadback, CullStats};
 pub use target::CullTarget;
 
@@ -21,34 +27,10 @@ use super::techniques::{ARGS_WORDS, CrowdDraw, CrowdGroup, FrameContext};
 use crate::crowd::cull::{CullSettings, CullUniform, CullView, MAX_LEVELS, MAX_REGIONS};
 use crate::gpu::GpuError;
 use crate::lod::{LodChain, LodLevel};
-use wgpu::util::DeviceExt;
-
-/// The visible list and indirect arguments for one crowd size: one region
-/// per mesh level, then the impostors' region.
-struct Lists {
-    visible: wgpu::Buffer,
-    capacity: u32,
-    /// Entries per region (a multiple of the storage offset alignment).
-    region: u32,
-    args: wgpu::Buffer,
-    template: wgpu::Buffer,
-    out_group: wgpu::BindGroup,
-    draw_group: wgpu::BindGroup,
-    bytes: u64,
-    /// Made for one multi-draw (regions start at their first instance) or
-    /// for one draw per level (regions bound at dynamic offsets).
-    multi: bool,
-}
-
-impl Lists {
-    /// GPU bytes of the visible list and the arguments with their template.
-    fn gpu_bytes(&self) -> u64 {
-        self.visible.size() + 2 * self.bytes
-    }
-}
 
 pub struct Culler {
     pipeline: wgpu::ComputePipeline,
+    clip_layout: wgpu::BindGroupLayout,
     clip_group: wgpu::BindGroup,
     crowd: CrowdGroup,
     out_layout: wgpu::BindGroupLayout,
@@ -75,6 +57,25 @@ pub struct Culler {
     culled_this_frame: bool,
     /// The parameters of the last cull pass.
     last_uniform: Option<CullUniform>,
+    /// The view of the last camera cull (phase 2 culls the same).
+    last_view: Option<CullView>,
+    /// Group 0's layout (the occlusion variant's pipeline is made later).
+    frame_layout: wgpu::BindGroupLayout,
+    /// Two-phase occlusion culling (made on first use).
+    occlusion: Option<Occlusion>,
+    /// Why the device cannot cull by occlusion, if it cannot.
+    occlusion_unsupported: Option<String>,
+}
+
+/// Which dispatch of the cull pass to record.
+#[derive(Clone, Copy)]
+enum CullDispatch<'a> {
+    /// One invocation per instance, every survivor appended.
+    Plain,
+    /// Occlusion culling's phase 1, then the step sizing phase 2.
+    Early(&'a Occlusion),
+    /// Phase 2 over phase 1's survivors (its lists give the dispatch).
+    Late(&'a Occlusion, &'a Lists),
 }
 
 /// Indices of the impostors' quad (their region's index count).
@@ -84,11 +85,29 @@ pub const IMPOSTOR_INDICES: u32 = 6;
 #[derive(Clone, Debug, Default)]
 pub struct VisibleLists {
     /// Five words per region (`DrawIndexedIndirect`): the mesh levels,
-    /// then the impostors.
+    /// then the impostors; then the occluded count.
     pub args: Vec<u32>,
     /// Each region's entries: instance index, region and nearest-frame
     /// bits.
     pub entries: Vec<Vec<u32>>,
+}
+
+impl VisibleLists {
+    /// Two passes' lists as one (occlusion culling's phases): the counts
+    /// summed, each region's entries one after the other, the occluded
+    /// count the later's.
+    pub fn and(mut self, late: &VisibleLists) -> Self {
+        let regions = self.entries.len();
+        for (r, entries) in late.entries.iter().enumerate().take(regions) {
+            self.entries[r].extend_from_slice(entries);
+            self.args[r * ARGS_WORDS + 1] += late.args[r * ARGS_WORDS + 1];
+        }
+        let occluded = regions * ARGS_WORDS;
+        if let (Some(a), Some(b)) = (self.args.get_mut(occluded), late.args.get(occluded)) {
+            *a = *b;
+        }
+        self
+    }
 }
 
 impl Culler {
@@ -177,8 +196,10 @@ impl Culler {
             .copied()
             .fold(0.0f32, f32::max);
         let align = device.limits().min_storage_buffer_offset_alignment.max(4);
+        let occlusion_unsupported = occlusion::unsupported_reason(device);
         Self {
             pipeline,
+            clip_layout,
             clip_group,
             crowd,
             out_layout,
@@ -189,7 +210,7 @@ impl Culler {
             sphere,
             readback: ArgsReadback::new(
                 device,
-                (MAX_REGIONS * ARGS_WORDS * 4) as u64,
+                ((MAX_REGIONS * ARGS_WORDS + crate::crowd::occlusion::COUNTER_WORDS) * 4) as u64,
                 levels.len() as u32,
             ),
             levels,
@@ -203,6 +224,10 @@ impl Culler {
             frozen: None,
             culled_this_frame: false,
             last_uniform: None,
+            occlusion: None,
+            occlusion_unsupported,
+            last_view: None,
+            frame_layout: frame_layout.clone(),
         }
     }
 
@@ -217,9 +242,20 @@ impl Culler {
         self.last_uniform
     }
 
-    /// Reads the last pass's arguments and visible list back, waiting for
-    /// the GPU (tests and diagnostics, never per frame).
+    /// Reads what the camera drew in the last frame back (with occlusion
+    /// culling, both phases' lists together), waiting for the GPU (tests
+    /// and diagnostics, never per frame).
     pub fn read_lists(&self, gpu: &crate::gpu::GpuContext) -> Result<VisibleLists, GpuError> {
+        let early = self.read_early_lists(gpu)?;
+        if !self.occlusion.as_ref().is_some_and(|o| o.late_ran) {
+            return Ok(early);
+        }
+        Ok(early.and(&self.read_late_lists(gpu)?))
+    }
+
+    /// Reads the camera's own pass back alone (with occlusion culling,
+    /// phase 1), waiting for the GPU (tests).
+    pub fn read_early_lists(&self, gpu: &crate::gpu::GpuContext) -> Result<VisibleLists, GpuError> {
         readback::read_lists(self.lists.as_ref(), gpu)
     }
 
@@ -251,14 +287,21 @@ impl Culler {
 
     /// The instances and triangles the last read-back frame drew, when the
     /// crowd was culled.
+    /// With occlusion culling, both phases together, and the occluded.
     pub fn stats(&self) -> Option<CullStats> {
-        self.readback.last
+        let early = self.readback.last?;
+        match self.occlusion.as_ref().filter(|o| o.active) {
+            Some(o) => Some(early.and(o.late_readback.last?)),
+            None => Some(early),
+        }
     }
 
     /// Culls `count` instances seen from `view` into `lists` (made again
-    /// when too small or made for the other draw mode), the pass reading
-    /// its parameters from `params`. Call after `self.crowd.update`.
-    /// Returns the parameters, or `None` when nothing was recorded.
+    /// when too small, made for the other draw mode or for other
+    /// bindings), the pass reading its parameters from `params`; with
+    /// `occlusion`, the occlusion variant of the pass with those bindings.
+    /// Call after `self.crowd.update`. Returns the parameters, or `None`
+    /// when nothing was recorded.
     #[allow(clippy::too_many_arguments)]
     fn cull_into(
         &self,
@@ -269,12 +312,19 @@ impl Culler {
         count: u32,
         params: &wgpu::Buffer,
         lists: &mut Option<Lists>,
+        occlusion: Option<(&Occlusion, bool)>,
     ) -> Option<CullUniform> {
+        let bindings = match occlusion {
+            Some((o, late)) => Some((o, o.bindings(late)?)),
+            None => None,
+        };
+        let key = bindings.as_ref().map(|(_, b)| b.key);
         if lists
             .as_ref()
-            .is_none_or(|l| l.capacity < count || l.multi != self.multi_draw)
+            .is_none_or(|l| l.capacity < count || l.multi != self.multi_draw || l.occlusion != key)
         {
-            *lists = Some(self.make_lists(ctx.device, count, params));
+            let out = bindings.as_ref().map(|(o, b)| (&o.layout, b));
+            *lists = Some(self.make_lists(ctx.device, count, params, out));
         }
         let (Some(lists), Some(crowd_group)) = (lists.as_ref(), self.crowd.get()) else {
             return None;
@@ -282,96 +332,13 @@ impl Culler {
         let uniform = self.uniform(view, count, lists.region);
         ctx.queue
             .write_buffer(params, 0, bytemuck::bytes_of(&uniform));
-        self.dispatch(encoder, frame_group, crowd_group, lists, count);
+        let kind = match occlusion {
+            None => CullDispatch::Plain,
+            Some((o, false)) => CullDispatch::Early(o),
+            Some((o, true)) => CullDispatch::Late(o, self.lists.as_ref()?),
+        };
+        self.dispatch(encoder, kind, frame_group, crowd_group, lists, count);
         Some(uniform)
-    }
-
-    /// Lists for `count` instances whose pass reads its parameters from
-    /// `params`.
-    fn make_lists(&self, device: &wgpu::Device, count: u32, params: &wgpu::Buffer) -> Lists {
-        let capacity = count.max(64).next_power_of_two();
-        let region = capacity.div_ceil(self.align_entries) * self.align_entries;
-        let regions = self.levels.len().max(1) + 1;
-        let visible = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("visible list"),
-            size: region as u64 * regions as u64 * 4,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
-        let mut words = Vec::with_capacity(regions * ARGS_WORDS);
-        let first_instance = |r: usize| {
-            if self.multi_draw {
-                r as u32 * region
-            } else {
-                0
-            }
-        };
-        for (l, level) in self.levels.iter().enumerate() {
-            words.extend([
-                level.index_count,
-                0,
-                level.first_index,
-                0,
-                first_instance(l),
-            ]);
-        }
-        // The impostors: one quad (six indices of their own index buffer)
-        // each.
-        words.extend([IMPOSTOR_INDICES, 0, 0, 0, first_instance(regions - 1)]);
-        let bytes = (words.len() * 4) as u64;
-        let template = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("cull args template"),
-            contents: bytemuck::cast_slice(&words),
-            usage: wgpu::BufferUsages::COPY_SRC,
-        });
-        let args = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("cull indirect args"),
-            size: bytes,
-            usage: wgpu::BufferUsages::STORAGE
-                | wgpu::BufferUsages::INDIRECT
-                | wgpu::BufferUsages::COPY_DST
-                | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
-        let out_group = bind_group(
-            device,
-            "cull output group",
-            &self.out_layout,
-            &[
-                (0, params.as_entire_binding()),
-                (1, args.as_entire_binding()),
-                (2, visible.as_entire_binding()),
-            ],
-        );
-        let draw_size = if self.multi_draw {
-            None
-        } else {
-            wgpu::BufferSize::new(region as u64 * 4)
-        };
-        let draw_group = bind_group(
-            device,
-            "visible list group",
-            &self.draw_layout,
-            &[(
-                0,
-                wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                    buffer: &visible,
-                    offset: 0,
-                    size: draw_size,
-                }),
-            )],
-        );
-        Lists {
-            visible,
-            capacity,
-            region,
-            args,
-            template,
-            out_group,
-            draw_group,
-            bytes,
-            multi: self.multi_draw,
-        }
     }
 
     /// Records the cull pass for `count` instances seen from `view` (or the
@@ -403,6 +370,9 @@ impl Culler {
         };
         self.crowd.update(ctx);
         let mut lists = self.lists.take();
+        self.last_view = Some(view);
+        let occlusion = self.occlusion.take();
+        let early = occlusion.as_ref().filter(|o| o.active);
         let uniform = self.cull_into(
             ctx,
             encoder,
@@ -411,7 +381,9 @@ impl Culler {
             count,
             &self.params,
             &mut lists,
+            early.map(|o| (o, false)),
         );
+        self.occlusion = occlusion;
         self.lists = lists;
         if let (Some(uniform), Some(lists)) = (uniform, &self.lists) {
             self.last_uniform = Some(uniform);
@@ -452,6 +424,7 @@ impl Culler {
     fn dispatch(
         &self,
         encoder: &mut wgpu::CommandEncoder,
+        kind: CullDispatch<'_>,
         frame_group: &wgpu::BindGroup,
         crowd_group: &wgpu::BindGroup,
         lists: &Lists,
@@ -462,12 +435,28 @@ impl Culler {
             label: Some("cull pass"),
             timestamp_writes: None,
         });
-        pass.set_pipeline(&self.pipeline);
+        pass.set_pipeline(match kind {
+            CullDispatch::Plain => &self.pipeline,
+            CullDispatch::Early(o) => &o.pipeline,
+            CullDispatch::Late(o, _) => &o.late_pipeline,
+        });
         pass.set_bind_group(0, frame_group, &[]);
         pass.set_bind_group(1, &self.clip_group, &[]);
         pass.set_bind_group(2, crowd_group, &[]);
         pass.set_bind_group(3, &lists.out_group, &[]);
-        pass.dispatch_workgroups(count.div_ceil(64), 1, 1);
+        match kind {
+            CullDispatch::Plain => pass.dispatch_workgroups(count.div_ceil(64), 1, 1),
+            CullDispatch::Early(o) => {
+                pass.dispatch_workgroups(count.div_ceil(64), 1, 1);
+                // Phase 2's workgroups, from the survivors it listed.
+                pass.set_pipeline(&o.args_pipeline);
+                pass.dispatch_workgroups(1, 1, 1);
+            }
+            CullDispatch::Late(_, early) => {
+                let offset = (self.counter_word() as u64 + 2) * 4;
+                pass.dispatch_workgroups_indirect(&early.args, offset);
+            }
+        }
     }
 
     /// True when the last `encode` culled (the crowd draws indirectly).
@@ -543,16 +532,25 @@ impl Culler {
     pub fn after_submit(&mut self, device: &wgpu::Device) {
         self.readback.after_submit();
         self.readback.collect(device, false);
+        if let Some(o) = &mut self.occlusion {
+            o.late_readback.after_submit();
+            o.late_readback.collect(device, false);
+        }
     }
 
     /// Waits for every pending read-back (benchmarks and tests).
     pub fn wait_for_stats(&mut self, device: &wgpu::Device) -> Option<CullStats> {
         self.readback.collect(device, true);
-        self.readback.last
+        if let Some(o) = &mut self.occlusion {
+            o.late_readback.collect(device, true);
+        }
+        self.stats()
     }
 
     /// GPU bytes of the lists and arguments.
     pub fn gpu_memory_bytes(&self) -> u64 {
-        self.lists.as_ref().map_or(0, Lists::gpu_bytes) + self.params.size()
+        self.lists.as_ref().map_or(0, Lists::gpu_bytes)
+            + self.params.size()
+            + self.occlusion.as_ref().map_or(0, Occlusion::gpu_bytes)
     }
 }

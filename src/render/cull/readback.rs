@@ -22,6 +22,9 @@ pub struct CullStats {
     pub triangles: [u64; MAX_REGIONS],
     /// Mesh levels.
     pub levels: u32,
+    /// Instances in the view that occlusion culling did not draw (hidden
+    /// behind nearer ones by the depth pyramid); 0 without it.
+    pub occluded: u32,
 }
 
 impl CullStats {
@@ -50,7 +53,19 @@ impl CullStats {
             s.visible[l] = args[1];
             s.triangles[l] = args[1] as u64 * (args[0] / 3) as u64;
         }
+        s.occluded = words.get((levels + 1) * ARGS_WORDS).copied().unwrap_or(0);
         s
+    }
+
+    /// Two passes' draws together (occlusion culling's phases; the
+    /// occluded are phase 2's count).
+    pub fn and(mut self, late: CullStats) -> Self {
+        for r in 0..MAX_REGIONS {
+            self.visible[r] += late.visible[r];
+            self.triangles[r] += late.triangles[r];
+        }
+        self.occluded = late.occluded;
+        self
     }
 }
 

@@ -73,7 +73,7 @@ impl Culler {
             last_uniform: None,
             readback: ArgsReadback::new(
                 device,
-                (MAX_REGIONS * ARGS_WORDS * 4) as u64,
+                ((MAX_REGIONS * ARGS_WORDS + crate::crowd::occlusion::COUNTER_WORDS) * 4) as u64,
                 self.levels.len() as u32,
             ),
         }
@@ -105,6 +105,7 @@ impl Culler {
             count,
             &target.params,
             &mut target.lists,
+            None,
         );
         target.culled = target.last_uniform.is_some();
         if let (true, Some(lists)) = (target.culled, &target.lists) {

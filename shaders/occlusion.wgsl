@@ -1,0 +1,199 @@
+// Occlusion culling in the cull pass (two phases). Phase 1 (`cs_cull`)
+// appends only the survivors that were visible last frame (`state`'s
+// history) and lists every survivor with its sphere; the early scene pass
+// draws what it appended and shaders/pyramid.wgsl reduces its depth into
+// `pyramid`; phase 2 (`cs_cull_late`, one invocation per listed survivor,
+// dispatched indirectly: it neither places an instance again nor visits
+// the culled) tests each against the pyramid (`occluded`), appends those it
+// finds visible that phase 1 did not draw, and records every instance's
+// visibility for the next frame.
+// `OcclusionParams` is mirrored by `crowd::occlusion::OcclusionUniform`
+// (tests/gpu_layout.rs); `sphere_rect` and `occluded` are the twins of its
+// methods of the same names.
+
+struct OcclusionParams {
+    view: mat4x4<f32>,
+    proj: mat4x4<f32>,
+    // The drawn viewport in the depth's pixels: x, y, width, height.
+    viewport: vec4<f32>,
+    // The pyramid's mip 0 (the depth's size).
+    size: vec2<u32>,
+    mips: u32,
+    // 0: no occlusion; 1: the first phase; 2: the second; 3: the second
+    // without the test (culling frozen before any history was known).
+    phase: u32,
+    // The word of `draw_args` after the regions' arguments: in phase 2's
+    // lists the occluded count; in phase 1's the survivors listed, then
+    // phase 2's dispatch (x, y, z workgroups).
+    counter_word: u32,
+    // Instances the history holds (where the survivors start).
+    capacity: u32,
+    _pad1: u32,
+    _pad2: u32,
+    // Where mip m starts in `pyramid`, at [m / 4][m % 4].
+    offsets: array<vec4<u32>, 4>,
+};
+
+@group(3) @binding(3) var<storage, read> occlusion: OcclusionParams;
+// `capacity` words of history (1: the instance was visible in the last
+// phase 2), SURVIVORS_HEADER words (the survivors' count, for phase 2),
+// then phase 1's survivors, SURVIVOR_WORDS each: the world sphere's centre
+// and radius (negated when phase 1 drew it), and its visible-list entry.
+@group(3) @binding(4) var<storage, read_write> state: array<u32>;
+// Every mip's farthest depths, one after another.
+@group(3) @binding(5) var<storage, read> pyramid: array<f32>;
+
+struct ScreenRect {
+    lo: vec2<u32>,
+    hi: vec2<u32>,
+    depth: f32,
+    // False when the sphere reaches the near plane or leaves the viewport.
+    valid: bool,
+};
+
+fn sphere_rect(centre: vec3<f32>, radius: f32) -> ScreenRect {
+    var out: ScreenRect;
+    out.valid = false;
+    let c = occlusion.view * vec4<f32>(centre, 1.0);
+    let near = occlusion.proj * vec4<f32>(c.x, c.y, c.z + radius, 1.0);
+    if near.w <= 1e-5 {
+        return out;
+    }
+    var lo = vec2<f32>(3.4e38);
+    var hi = vec2<f32>(-3.4e38);
+    for (var k = 0u; k < 8u; k++) {
+        let corner = vec4<f32>(
+            c.x + select(-radius, radius, (k & 1u) != 0u),
+            c.y + select(-radius, radius, (k & 2u) != 0u),
+            c.z + select(-radius, radius, (k & 4u) != 0u),
+            1.0,
+        );
+        let clip = occlusion.proj * corner;
+        if clip.w <= 1e-5 {
+            return out;
+        }
+        let ndc = clip.xy / clip.w;
+        lo = min(lo, ndc);
+        hi = max(hi, ndc);
+    }
+    let v = occlusion.viewport;
+    let x0 = v.x + (lo.x * 0.5 + 0.5) * v.z;
+    let x1 = v.x + (hi.x * 0.5 + 0.5) * v.z;
+    let y0 = v.y + (0.5 - hi.y * 0.5) * v.w;
+    let y1 = v.y + (0.5 - lo.y * 0.5) * v.w;
+    let size = vec2<f32>(occlusion.size);
+    if x1 < 0.0 || y1 < 0.0 || x0 >= size.x || y0 >= size.y {
+        return out;
+    }
+    out.lo = vec2<u32>(floor(clamp(vec2<f32>(x0, y0), vec2<f32>(0.0), size - 1.0)));
+    out.hi = vec2<u32>(floor(clamp(vec2<f32>(x1, y1), vec2<f32>(0.0), size - 1.0)));
+    out.depth = near.z / near.w;
+    out.valid = true;
+    return out;
+}
+
+fn pyramid_texel(mip: u32, x: u32, y: u32) -> f32 {
+    let w = ((occlusion.size.x - 1u) >> mip) + 1u;
+    let h = ((occlusion.size.y - 1u) >> mip) + 1u;
+    let at = occlusion.offsets[mip / 4u][mip % 4u] + min(y, h - 1u) * w + min(x, w - 1u);
+    return pyramid[at];
+}
+
+// True when the sphere is wholly behind the farthest depth the pyramid
+// holds over its screen rectangle (at the mip where it spans at most 2x2
+// texels).
+fn occluded(centre: vec3<f32>, radius: f32) -> bool {
+    let r = sphere_rect(centre, radius);
+    if !r.valid {
+        return false;
+    }
+    let span = max(r.hi.x - r.lo.x, r.hi.y - r.lo.y) + 1u;
+    var m = 0u;
+    while (1u << m) < span && m + 1u < occlusion.mips {
+        m++;
+    }
+    let lo = r.lo >> vec2<u32>(m);
+    let hi = r.hi >> vec2<u32>(m);
+    let far = max(
+        max(pyramid_texel(m, lo.x, lo.y), pyramid_texel(m, hi.x, lo.y)),
+        max(pyramid_texel(m, lo.x, hi.y), pyramid_texel(m, hi.x, hi.y)),
+    );
+    return r.depth > far;
+}
+
+
+const SURVIVOR_WORDS: u32 = 5u;
+const SURVIVORS_HEADER: u32 = 4u;
+// The most workgroups in one dispatch dimension every adapter allows.
+const MAX_GROUPS: u32 = 65535u;
+
+// Phase 1 (and no occlusion): whether the instance `i` (`bits` from
+// `cull_instance`, its sphere `centre`, `radius`) is appended now. Phase 1
+// appends the survivors visible last frame, lists every survivor for
+// phase 2 and forgets the culled's visibility.
+fn occlusion_keep(i: u32, bits: u32, centre: vec3<f32>, radius: f32) -> bool {
+    if occlusion.phase != 1u {
+        return bits != CULLED;
+    }
+    if bits == CULLED {
+        state[i] = 0u;
+        return false;
+    }
+    let drawn = state[i] != 0u;
+    let slot = atomicAdd(&draw_args[occlusion.counter_word + 1u], 1u);
+    let at = occlusion.capacity + SURVIVORS_HEADER + slot * SURVIVOR_WORDS;
+    state[at] = bitcast<u32>(centre.x);
+    state[at + 1u] = bitcast<u32>(centre.y);
+    state[at + 2u] = bitcast<u32>(centre.z);
+    state[at + 3u] = bitcast<u32>(select(radius, -radius, drawn));
+    state[at + 4u] = i | bits;
+    return drawn;
+}
+
+// After phase 1, one invocation: phase 2's workgroups from the survivors
+// listed (into the same arguments, read by an indirect dispatch), and their
+// count where phase 2 reads it.
+@compute @workgroup_size(1)
+fn cs_late_args() {
+    let n = atomicLoad(&draw_args[occlusion.counter_word + 1u]);
+    state[occlusion.capacity] = n;
+    let groups = (n + 63u) / 64u;
+    atomicStore(&draw_args[occlusion.counter_word + 2u], min(groups, MAX_GROUPS));
+    atomicStore(&draw_args[occlusion.counter_word + 3u], max((groups + MAX_GROUPS - 1u) / MAX_GROUPS, 1u));
+    atomicStore(&draw_args[occlusion.counter_word + 4u], 1u);
+}
+
+// Phase 2: one invocation per survivor phase 1 listed (`survivors`: their
+// count). Appends the survivor when the pyramid does not hide it and phase
+// 1 did not draw it, records its visibility, counts the occluded.
+@compute @workgroup_size(64)
+fn cs_cull_late(@builtin(global_invocation_id) id: vec3<u32>) {
+    let s = id.x + id.y * MAX_GROUPS * 64u;
+    if s >= state[occlusion.capacity] {
+        return;
+    }
+    let at = occlusion.capacity + SURVIVORS_HEADER + s * SURVIVOR_WORDS;
+    let centre = vec3<f32>(
+        bitcast<f32>(state[at]),
+        bitcast<f32>(state[at + 1u]),
+        bitcast<f32>(state[at + 2u]),
+    );
+    let signed = bitcast<f32>(state[at + 3u]);
+    let entry = state[at + 4u];
+    let i = entry & 0x0fffffffu;
+    let drawn = signed < 0.0;
+    let seen = occlusion.phase == 3u || !occluded(centre, abs(signed));
+    state[i] = select(0u, 1u, seen);
+    if !seen {
+        if !drawn {
+            atomicAdd(&draw_args[occlusion.counter_word], 1u);
+        }
+        return;
+    }
+    if drawn {
+        return;
+    }
+    let level = entry >> 28u & 7u;
+    let slot = atomicAdd(&draw_args[level * 5u + 1u], 1u);
+    visible_out[level * cull.region + slot] = entry;
+}

@@ -1,0 +1,319 @@
+//! Occlusion culling as plain data and pure functions: the depth pyramid's
+//! shape (mip `m` is `ceil(W / 2^m) × ceil(H / 2^m)`, so texel `x` of mip
+//! `m + 1` covers texels `2x` and `2x + 1` of mip `m`, clamped: every texel
+//! is covered at any size, odd ones included), the parameters
+//! `shaders/cull.wgsl` reads for the two phases ([`OcclusionUniform`],
+//! mirrored and checked by tests/gpu_layout.rs), and the CPU twins of the
+//! pyramid's reduction (shaders/pyramid.wgsl) and of the phase-2 test
+//! (`occluded` in shaders/occlusion.wgsl).
+//!
+//! The test: the bounding sphere (every baked frame of every clip) is
+//! boxed in view space, the box's eight corners projected to a screen
+//! rectangle, and the rectangle looked up at the mip where it spans at
+//! most 2×2 texels; the instance is occluded when the sphere's nearest
+//! depth is behind the farthest depth of those texels.
+
+use bytemuck::{Pod, Zeroable};
+use glam::{Mat4, Vec3, Vec4};
+
+/// The most pyramid mips (a 65,536-texel side needs 17).
+pub const MAX_MIPS: usize = 16;
+
+/// `OcclusionUniform::phase`: no occlusion (every survivor is drawn), the
+/// first phase (only those visible last frame; every survivor is listed),
+/// the second (the listed survivors tested against the pyramid; the
+/// visibility of every instance is recorded for the next frame), the
+/// second without the test (culling frozen before any history).
+pub const PHASE_OFF: u32 = 0;
+pub const PHASE_EARLY: u32 = 1;
+pub const PHASE_LATE: u32 = 2;
+pub const PHASE_LATE_UNTESTED: u32 = 3;
+
+/// Words of the occlusion state after the history (the survivors' count),
+/// and per listed survivor (sphere, entry): shaders/occlusion.wgsl.
+pub const SURVIVORS_HEADER: u32 = 4;
+pub const SURVIVOR_WORDS: u32 = 5;
+
+/// Words after the regions' arguments: the occluded count (phase 2), the
+/// survivors listed and phase 2's dispatch (phase 1).
+pub const COUNTER_WORDS: usize = 5;
+
+/// The sizes of the pyramid's mips over a `width × height` depth, down to
+/// 1 × 1 (at most [`MAX_MIPS`]).
+pub fn mip_sizes(width: u32, height: u32) -> Vec<(u32, u32)> {
+    let (w, h) = (width.max(1), height.max(1));
+    let mut sizes = Vec::new();
+    for m in 0..MAX_MIPS as u32 {
+        let size = (((w - 1) >> m) + 1, ((h - 1) >> m) + 1);
+        sizes.push(size);
+        if size == (1, 1) {
+            break;
+        }
+    }
+    sizes
+}
+
+/// Where each mip starts in the pyramid's buffer (in texels), and the
+/// texels of the whole pyramid.
+pub fn mip_offsets(sizes: &[(u32, u32)]) -> ([u32; MAX_MIPS], u32) {
+    let mut offsets = [0; MAX_MIPS];
+    let mut at = 0;
+    for (m, (w, h)) in sizes.iter().enumerate().take(MAX_MIPS) {
+        offsets[m] = at;
+        at += w * h;
+    }
+    (offsets, at)
+}
+
+/// A depth pyramid on the CPU: every mip, finest first (row-major).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pyramid {
+    pub sizes: Vec<(u32, u32)>,
+    pub mips: Vec<Vec<f32>>,
+}
+
+impl Pyramid {
+    /// The CPU twin of shaders/pyramid.wgsl: mip 0 is the farthest of each
+    /// pixel's `samples` depths (`depth[(y * width + x) * samples + s]`),
+    /// each next mip the farthest of the (up to) 2×2 texels it covers.
+    pub fn reduce(depth: &[f32], width: u32, height: u32, samples: u32) -> Self {
+        let sizes = mip_sizes(width, height);
+        let s = samples.max(1) as usize;
+        let base: Vec<f32> = (0..(width * height) as usize)
+            .map(|p| depth[p * s..p * s + s].iter().copied().fold(0.0, f32::max))
+            .collect();
+        let mut mips = vec![base];
+        for m in 1..sizes.len() {
+            let (sw, sh) = sizes[m - 1];
+            let (w, h) = sizes[m];
+            let src = &mips[m - 1];
+            let mut dst = vec![0.0; (w * h) as usize];
+            for y in 0..h {
+                for x in 0..w {
+                    let mut far = 0.0f32;
+                    for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                        let (sx, sy) = ((2 * x + dx).min(sw - 1), (2 * y + dy).min(sh - 1));
+                        far = far.max(src[(sy * sw + sx) as usize]);
+                    }
+                    dst[(y * w + x) as usize] = far;
+                }
+            }
+            mips.push(dst);
+        }
+        Self { sizes, mips }
+    }
+
+    /// From the GPU's buffer (the mips one after another).
+    pub fn from_words(words: &[f32], width: u32, height: u32) -> Self {
+        let sizes = mip_sizes(width, height);
+        let (offsets, _) = mip_offsets(&sizes);
+        let mips = sizes
+            .iter()
+            .enumerate()
+            .map(|(m, (w, h))| {
+                let at = offsets[m] as usize;
+                words
+                    .get(at..at + (w * h) as usize)
+                    .map_or_else(Vec::new, <[f32]>::to_vec)
+            })
+            .collect();
+        Self { sizes, mips }
+    }
+
+    fn texel(&self, mip: usize, x: u32, y: u32) -> f32 {
+        let (w, h) = self.sizes[mip];
+        self.mips[mip][(y.min(h - 1) * w + x.min(w - 1)) as usize]
+    }
+}
+
+/// The parameters of the cull pass's occlusion (group 3, binding 3 of
+/// shaders/cull.wgsl): which phase this dispatch is, the camera the
+/// pyramid was drawn from, and the pyramid's shape.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable, PartialEq)]
+pub struct OcclusionUniform {
+    pub view: [[f32; 4]; 4],
+    pub proj: [[f32; 4]; 4],
+    /// The drawn viewport in the depth's pixels: x, y, width, height.
+    pub viewport: [f32; 4],
+    /// The pyramid's mip 0 (the depth's size).
+    pub size: [u32; 2],
+    pub mips: u32,
+    pub phase: u32,
+    /// The word after the regions' arguments: in phase 2's the occluded
+    /// count; in phase 1's the survivors listed, then phase 2's dispatch.
+    pub counter_word: u32,
+    /// Instances the history holds (where the survivors' list starts).
+    pub capacity: u32,
+    pub _pad: [u32; 2],
+    pub offsets: [[u32; 4]; MAX_MIPS / 4],
+}
+
+impl Default for OcclusionUniform {
+    fn default() -> Self {
+        Self::zeroed()
+    }
+}
+
+/// A sphere's footprint on screen: its pixel rectangle (inclusive) and
+/// its nearest depth.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScreenRect {
+    pub min: [u32; 2],
+    pub max: [u32; 2],
+    pub depth: f32,
+}
+
+impl OcclusionUniform {
+    /// The parameters of `phase` for a camera (`view`, `proj`) drawn into
+    /// `viewport` of a `size` depth.
+    pub fn new(view: Mat4, proj: Mat4, viewport: [f32; 4], size: (u32, u32), phase: u32) -> Self {
+        let sizes = mip_sizes(size.0, size.1);
+        let (offsets, _) = mip_offsets(&sizes);
+        let mut u = Self {
+            view: view.to_cols_array_2d(),
+            proj: proj.to_cols_array_2d(),
+            viewport,
+            size: [size.0.max(1), size.1.max(1)],
+            mips: sizes.len() as u32,
+            phase,
+            ..Self::zeroed()
+        };
+        for (m, o) in offsets.iter().enumerate() {
+            u.offsets[m / 4][m % 4] = *o;
+        }
+        u
+    }
+
+    pub fn offset(&self, mip: usize) -> u32 {
+        self.offsets[mip / 4][mip % 4]
+    }
+
+    /// The twin of `sphere_rect` in shaders/occlusion.wgsl: `None` when the
+    /// sphere reaches the near plane or leaves the viewport (it is never
+    /// occluded then).
+    pub fn sphere_rect(&self, centre: Vec3, radius: f32) -> Option<ScreenRect> {
+        let view = Mat4::from_cols_array_2d(&self.view);
+        let proj = Mat4::from_cols_array_2d(&self.proj);
+        let c = view * centre.extend(1.0);
+        let near = proj * Vec4::new(c.x, c.y, c.z + radius, 1.0);
+        if near.w <= 1e-5 {
+            return None;
+        }
+        let mut lo = glam::Vec2::splat(f32::MAX);
+        let mut hi = glam::Vec2::splat(f32::MIN);
+        for k in 0..8 {
+            let corner = Vec4::new(
+                c.x + if k & 1 == 0 { -radius } else { radius },
+                c.y + if k & 2 == 0 { -radius } else { radius },
+                c.z + if k & 4 == 0 { -radius } else { radius },
+                1.0,
+            );
+            let clip = proj * corner;
+            if clip.w <= 1e-5 {
+                return None;
+            }
+            let ndc = glam::Vec2::new(clip.x, clip.y) / clip.w;
+            lo = lo.min(ndc);
+            hi = hi.max(ndc);
+        }
+        let [vx, vy, vw, vh] = self.viewport;
+        // NDC y up, pixels down.
+        let x0 = vx + (lo.x * 0.5 + 0.5) * vw;
+        let x1 = vx + (hi.x * 0.5 + 0.5) * vw;
+        let y0 = vy + (0.5 - hi.y * 0.5) * vh;
+        let y1 = vy + (0.5 - lo.y * 0.5) * vh;
+        let (w, h) = (self.size[0] as f32, self.size[1] as f32);
+        if x1 < 0.0 || y1 < 0.0 || x0 >= w || y0 >= h {
+            return None;
+        }
+        let px = |v: f32, n: f32| v.clamp(0.0, n - 1.0).floor() as u32;
+        Some(ScreenRect {
+            min: [px(x0, w), px(y0, h)],
+            max: [px(x1, w), px(y1, h)],
+            depth: near.z / near.w,
+        })
+    }
+
+    /// The mip where `rect` spans at most 2×2 texels.
+    pub fn mip_for(&self, rect: &ScreenRect) -> usize {
+        let span = (rect.max[0] - rect.min[0]).max(rect.max[1] - rect.min[1]) + 1;
+        let mut m = 0;
+        while (1u32 << m) < span && m + 1 < self.mips as usize {
+            m += 1;
+        }
+        m
+    }
+
+    /// The twin of `occluded` in shaders/occlusion.wgsl: the sphere is
+    /// wholly behind the pyramid's farthest depth over its rectangle.
+    pub fn occluded(&self, pyramid: &Pyramid, centre: Vec3, radius: f32) -> bool {
+        let Some(rect) = self.sphere_rect(centre, radius) else {
+            return false;
+        };
+        let m = self.mip_for(&rect);
+        let (x0, y0, x1, y1) = (
+            rect.min[0] >> m,
+            rect.min[1] >> m,
+            rect.max[0] >> m,
+            rect.max[1] >> m,
+        );
+        let far = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)]
+            .iter()
+            .map(|&(x, y)| pyramid.texel(m, x, y))
+            .fold(0.0, f32::max);
+        rect.depth > far
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mips_halve_rounding_up() {
+        let s = mip_sizes(1279, 719);
+        assert_eq!(s[0], (1279, 719));
+        assert_eq!(s[1], (640, 360));
+        assert_eq!(s[2], (320, 180));
+        assert_eq!(*s.last().unwrap(), (1, 1));
+        assert_eq!(mip_sizes(1, 1), vec![(1, 1)]);
+        let (offsets, total) = mip_offsets(&s);
+        assert_eq!(offsets[1], 1279 * 719);
+        assert_eq!(total, s.iter().map(|(w, h)| w * h).sum::<u32>());
+    }
+
+    #[test]
+    fn every_texel_is_covered_at_odd_sizes() {
+        // A single far texel in the last column and row survives to 1x1.
+        let (w, h) = (7, 5);
+        let mut depth = vec![0.1; (w * h) as usize];
+        depth[(h * w - 1) as usize] = 0.9;
+        let p = Pyramid::reduce(&depth, w, h, 1);
+        for mip in &p.mips[1..] {
+            assert!(mip.contains(&0.9));
+        }
+        assert_eq!(p.mips.last().unwrap(), &vec![0.9]);
+    }
+
+    #[test]
+    fn a_sphere_behind_a_wall_is_occluded_and_one_in_front_is_not() {
+        let view = glam::camera::rh::view::look_at_mat4(Vec3::ZERO, -Vec3::Z, Vec3::Y);
+        let proj = glam::camera::rh::proj::directx::perspective(1.0, 1.0, 0.1, 100.0);
+        let u = OcclusionUniform::new(view, proj, [0.0, 0.0, 64.0, 64.0], (64, 64), PHASE_LATE);
+        // A wall at distance 10 over the whole view.
+        let wall = proj.project_point3(Vec3::new(0.0, 0.0, -10.0)).z;
+        let p = Pyramid::reduce(&vec![wall; 64 * 64], 64, 64, 1);
+        assert!(u.occluded(&p, Vec3::new(0.0, 0.0, -20.0), 1.0));
+        assert!(!u.occluded(&p, Vec3::new(0.0, 0.0, -5.0), 1.0));
+        // Straddling the wall: not occluded.
+        assert!(!u.occluded(&p, Vec3::new(0.0, 0.0, -10.5), 1.0));
+        // Reaching the near plane: never occluded.
+        assert!(u.sphere_rect(Vec3::new(0.0, 0.0, -0.5), 1.0).is_none());
+        // A hole in the wall where the sphere is: not occluded.
+        let mut depth = vec![wall; 64 * 64];
+        depth[32 * 64 + 32] = 1.0;
+        let p = Pyramid::reduce(&depth, 64, 64, 1);
+        assert!(!u.occluded(&p, Vec3::new(0.0, 0.0, -20.0), 1.0));
+    }
+}

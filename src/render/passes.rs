@@ -1,0 +1,367 @@
+//! Recording a frame, as the list of its passes in order ([`Renderer::encode`]):
+//! the frame's data, the camera's cull (with occlusion culling: phase 1,
+//! only what was visible last frame) and each shadow cascade's, the
+//! technique's own step over what those will draw, the shadow passes, the
+//! early scene pass; then, with occlusion culling, the depth pyramid, phase
+//! 2's cull and the technique's step over what it adds; then the late scene
+//! pass (phase 2's crowd, ground, sky). Without occlusion culling the
+//! scene is one pass.
+
+use super::cull::OcclusionCamera;
+use super::{Camera, CrowdPass, CrowdViews, FrameContext, RenderError, Renderer, TechniqueCosts};
+use crate::crowd::{FrameSettings, FrameUniform, frame_uniform};
+use std::time::Instant;
+
+/// Which part of the scene a scene pass draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ScenePart {
+    /// Everything, in one pass (no occlusion culling).
+    Whole,
+    /// Phase 1's crowd; its depth is kept for the pyramid.
+    Early,
+    /// Phase 2's crowd, then the ground and sky, over the early pass.
+    Late,
+}
+
+/// What the steps of one frame share.
+struct Frame {
+    uniform: FrameUniform,
+    /// Instances the technique draws (after its cap).
+    drawn: u32,
+    upload_bytes: u64,
+    /// Instances the cull passes see (0 with the crowd hidden).
+    cull_count: u32,
+    behaviour_s: f64,
+    cpu_s: f64,
+}
+
+/// A [`FrameContext`] over the renderer's fields (a macro, so the borrow
+/// stays field by field).
+macro_rules! frame_context {
+    ($r:expr, $uniform:expr) => {
+        FrameContext {
+            device: &$r.gpu.device,
+            queue: &$r.gpu.queue,
+            crowd: &$r.crowd,
+            model: &$r.model,
+            frame: $uniform,
+            behaviour: &$r.behaviour,
+        }
+    };
+}
+
+impl Renderer {
+    /// Records one frame into `target` (a view of the swap-chain or offscreen
+    /// texture, in `targets.format`). A lost device (before or while
+    /// recording) gives `GpuError::DeviceLost`: do not submit then.
+    pub fn encode(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        camera: &Camera,
+        settings: &FrameSettings,
+    ) -> Result<(), RenderError> {
+        self.gpu.check()?;
+        let mut frame = self.prepare_frame(encoder, camera, settings)?;
+        self.cull_early(encoder, camera, &mut frame);
+        self.technique_step(encoder, &frame, ScenePart::Early);
+        self.draw_shadows(encoder, &mut frame);
+        self.write_frame(&mut frame);
+        let occlusion = self.culler.occlusion_active();
+        if occlusion {
+            self.scene_pass(encoder, target, &mut frame, ScenePart::Early);
+            self.cull_late(encoder, &frame);
+            self.technique_step(encoder, &frame, ScenePart::Late);
+            self.scene_pass(encoder, target, &mut frame, ScenePart::Late);
+        } else {
+            self.scene_pass(encoder, target, &mut frame, ScenePart::Whole);
+        }
+        self.finish_frame(encoder, &frame);
+        self.gpu.check().map_err(RenderError::from)
+    }
+
+    /// The frame's uniform, the behaviour's update (the herd's table or the
+    /// flock's steps) and the technique's preparation.
+    fn prepare_frame(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        camera: &Camera,
+        settings: &FrameSettings,
+    ) -> Result<Frame, RenderError> {
+        let count = self.crowd.count();
+        let wants = self.culler.settings;
+        if wants.impostors && wants.lod && count > 0 && !self.hide_crowd {
+            self.ensure_impostors()?;
+        }
+        let mut uniform = frame_uniform(
+            camera.view_proj(self.aspect()),
+            camera.eye(),
+            settings,
+            &self.layout,
+            count,
+        );
+        // Before the shadows' cull, whose casters' levels use it.
+        uniform.viewport_height = self.targets.height.max(1) as f32;
+        let started = Instant::now();
+        self.behaviour.update(
+            &self.gpu.device,
+            &self.gpu.queue,
+            encoder,
+            &mut uniform,
+            settings.time,
+        );
+        let behaviour_s = started.elapsed().as_secs_f64();
+        let started = Instant::now();
+        let ctx = frame_context!(self, &uniform);
+        let prepared = self.technique.prepare(&ctx);
+        if let Some(impostors) = &mut self.impostors {
+            impostors.prepare(&ctx);
+        }
+        Ok(Frame {
+            uniform,
+            drawn: prepared.drawn,
+            upload_bytes: prepared.upload_bytes,
+            cull_count: if self.hide_crowd { 0 } else { prepared.drawn },
+            behaviour_s,
+            cpu_s: started.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// The camera's cull (phase 1 with occlusion culling) and each shadow
+    /// cascade's.
+    fn cull_early(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        camera: &Camera,
+        frame: &mut Frame,
+    ) {
+        let started = Instant::now();
+        let cull_view = self.cull_view(camera);
+        let frustum = self.shadow_frustum(camera, &frame.uniform);
+        self.shadows.update(&self.gpu.device, &self.frame_layout);
+        let (x, w) = self.view_span();
+        let occlusion_camera = OcclusionCamera {
+            view: camera.view(),
+            proj: camera.projection(self.aspect()),
+            viewport: [x as f32, 0.0, w as f32, self.targets.height as f32],
+        };
+        self.culler.prepare_occlusion(
+            &self.gpu.device,
+            &self.gpu.queue,
+            &self.targets,
+            occlusion_camera,
+            frame.cull_count,
+        );
+        let ctx = frame_context!(self, &frame.uniform);
+        let group = self.shadows.scene_group();
+        self.culler
+            .encode(&ctx, encoder, group, &cull_view, frame.cull_count);
+        self.shadows
+            .cull(&ctx, encoder, &mut self.culler, &frustum, frame.cull_count);
+        frame.cpu_s += started.elapsed().as_secs_f64();
+    }
+
+    /// The depth pyramid of the early pass and phase 2's cull.
+    fn cull_late(&mut self, encoder: &mut wgpu::CommandEncoder, frame: &Frame) {
+        let ctx = frame_context!(self, &frame.uniform);
+        let group = self.shadows.scene_group();
+        self.culler
+            .encode_late(&ctx, encoder, group, frame.cull_count);
+    }
+
+    /// The technique's own step (compute skinning skins here) over what the
+    /// passes of `part` will draw: the early or whole scene pass and the
+    /// shadow cascades, or the late pass's additions.
+    fn technique_step(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &Frame,
+        part: ScenePart,
+    ) {
+        if frame.cull_count == 0 {
+            return;
+        }
+        let mut views = CrowdViews::default();
+        if part == ScenePart::Late {
+            match self.culler.late_draw(frame.drawn) {
+                Some(draw) => views.push(draw),
+                None => return,
+            }
+        } else {
+            views.push(self.culler.draw(frame.drawn));
+            self.shadows
+                .views(&self.culler, frame.cull_count, &mut views);
+        }
+        let ctx = frame_context!(self, &frame.uniform);
+        self.technique
+            .before_passes(&ctx, encoder, self.shadows.scene_group(), &views);
+    }
+
+    fn draw_shadows(&mut self, encoder: &mut wgpu::CommandEncoder, frame: &mut Frame) {
+        let started = Instant::now();
+        let ctx = frame_context!(self, &frame.uniform);
+        self.shadows.draw(
+            &ctx,
+            encoder,
+            self.technique.as_ref(),
+            &self.culler,
+            self.impostors.as_ref(),
+            frame.cull_count,
+        );
+        frame.cpu_s += started.elapsed().as_secs_f64();
+    }
+
+    /// Writes the frame's uniform, now that the cull pass has decided.
+    fn write_frame(&mut self, frame: &mut Frame) {
+        let uniform = &mut frame.uniform;
+        uniform.culled = self.culler.culled() as u32;
+        uniform.lod_tint = (self.culler.culled() && self.culler.settings.lod_tint) as u32;
+        self.gpu
+            .queue
+            .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(uniform));
+        self.last_frame = Some(*uniform);
+    }
+
+    /// One scene pass: the whole scene, or occlusion culling's early pass
+    /// (phase 1's crowd, depth kept, colour not yet resolved) or late pass
+    /// (phase 2's crowd, ground and sky over it, resolved).
+    fn scene_pass(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        frame: &mut Frame,
+        part: ScenePart,
+    ) {
+        let pyramid_view = part == ScenePart::Late && self.prepare_pyramid_view();
+        let (view, resolve) = match &self.targets.msaa {
+            Some(msaa) => (msaa, (part != ScenePart::Early).then_some(target)),
+            None => (target, None),
+        };
+        let first = part != ScenePart::Late;
+        let last = part != ScenePart::Early;
+        let timestamp_writes = self
+            .timer
+            .as_ref()
+            .filter(|t| t.ready())
+            .and_then(|t| t.span_writes(first, last));
+        let (colour_load, depth_load) = if first {
+            (
+                wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                wgpu::LoadOp::Clear(1.0),
+            )
+        } else {
+            (wgpu::LoadOp::Load, wgpu::LoadOp::Load)
+        };
+        // The early pass's depth is reduced into the pyramid and drawn over.
+        let depth_store = if last {
+            wgpu::StoreOp::Discard
+        } else {
+            wgpu::StoreOp::Store
+        };
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some(match part {
+                ScenePart::Whole => "scene pass",
+                ScenePart::Early => "early scene pass",
+                ScenePart::Late => "late scene pass",
+            }),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view,
+                depth_slice: None,
+                resolve_target: resolve,
+                ops: wgpu::Operations {
+                    load: colour_load,
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &self.targets.depth,
+                depth_ops: Some(wgpu::Operations {
+                    load: depth_load,
+                    store: depth_store,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_bind_group(0, self.shadows.scene_group(), &[]);
+        let (x, w) = self.view_span();
+        if x > 0 {
+            pass.set_viewport(
+                x as f32,
+                0.0,
+                w as f32,
+                self.targets.height as f32,
+                0.0,
+                1.0,
+            );
+        }
+        let started = Instant::now();
+        if !self.hide_crowd {
+            let (draw, impostors) = match part {
+                ScenePart::Late => (
+                    self.culler.late_draw(frame.drawn),
+                    self.culler.late_impostor_draw(),
+                ),
+                _ => (
+                    Some(self.culler.draw(frame.drawn)),
+                    self.culler.impostor_draw(),
+                ),
+            };
+            if let Some(draw) = draw {
+                self.technique
+                    .draw(&mut pass, &self.model, &draw, CrowdPass::Scene);
+            }
+            if let (Some(pass_impostors), Some(draw)) = (&self.impostors, impostors) {
+                pass_impostors.draw(&mut pass, &draw);
+            }
+        }
+        frame.cpu_s += started.elapsed().as_secs_f64();
+        if last {
+            self.scene.draw_ground(&mut pass);
+            self.scene.draw_sky(&mut pass);
+        }
+        if let (true, Some(v)) = (pyramid_view, &self.pyramid_view) {
+            v.draw(&mut pass, (self.targets.width, self.targets.height));
+        }
+    }
+
+    /// Readies the pyramid's debug view when it is asked for and there is a
+    /// pyramid this frame.
+    fn prepare_pyramid_view(&mut self) -> bool {
+        let Some(mip) = self.culler.settings.pyramid_mip else {
+            return false;
+        };
+        let Some(occlusion) = self
+            .culler
+            .occlusion()
+            .filter(|_| self.culler.occlusion_active())
+        else {
+            return false;
+        };
+        let device = &self.gpu.device;
+        let view = self.pyramid_view.get_or_insert_with(|| {
+            super::cull::pyramid_view::PyramidView::new(device, &self.targets)
+        });
+        view.prepare(device, &self.gpu.queue, &occlusion.pyramid, mip)
+    }
+
+    /// The frame's costs, and the GPU timer's resolve when it was timed.
+    fn finish_frame(&mut self, encoder: &mut wgpu::CommandEncoder, frame: &Frame) {
+        self.costs = TechniqueCosts {
+            kind: self.technique.kind(),
+            cpu_ms: (frame.cpu_s * 1000.0) as f32,
+            behaviour_ms: (frame.behaviour_s * 1000.0) as f32,
+            upload_bytes: frame.upload_bytes,
+            drawn: frame.drawn,
+            requested: self.crowd.count(),
+            ..self.costs
+        };
+        if let Some(t) = &self.timer
+            && t.ready()
+        {
+            t.resolve(encoder);
+        }
+    }
+}
