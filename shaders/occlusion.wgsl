@@ -28,8 +28,8 @@ struct OcclusionParams {
     counter_word: u32,
     // Instances the history holds (where the survivors start).
     capacity: u32,
+    _pad0: u32,
     _pad1: u32,
-    _pad2: u32,
     // Where mip m starts in `pyramid`, at [m / 4][m % 4].
     offsets: array<vec4<u32>, 4>,
 };

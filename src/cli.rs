@@ -406,8 +406,10 @@ pub struct CullArgs {
     pub coarse_levels: OnOff,
     /// Two-phase occlusion culling of the camera's view (with --culling or
     /// --lod on): instances hidden behind nearer ones (a depth pyramid of
-    /// what was visible last frame) are not drawn. Off on the GL backend.
-    #[arg(long, value_enum, default_value_t = OnOff::On)]
+    /// what was visible last frame) are not drawn. Off by default: with the
+    /// far field the hidden horses are already impostors, so it saves
+    /// little (README). Unavailable on the GL backend.
+    #[arg(long, value_enum, default_value_t = OnOff::Off)]
     pub occlusion: OnOff,
 }
 
@@ -421,7 +423,7 @@ impl Default for CullArgs {
             impostors: OnOff::On,
             impostor_px: crate::crowd::cull::DEFAULT_IMPOSTOR_PX,
             coarse_levels: OnOff::On,
-            occlusion: OnOff::On,
+            occlusion: OnOff::Off,
         }
     }
 }

@@ -6,127 +6,22 @@
 use stampede::crowd::cull::CullUniform;
 use stampede::crowd::flock::{Boid, FlockUniform};
 use stampede::crowd::herd::HerdTable;
+use stampede::crowd::occlusion::OcclusionUniform;
 use stampede::crowd::shadow::{CasterUniform, ShadowUniform};
 use stampede::crowd::{FrameUniform, Instance};
+use stampede::render::cull::pyramid::PyramidStep;
+use stampede::render::cull::pyramid_view::PyramidViewUniform;
 use stampede::render::gpu_data::{AtlasClipGpu, AtlasParamsGpu};
 use stampede::render::gpu_data::{
     SkinInfo, SkinParams, SkinVertex, SkinnedVertex, StaticVertex, VatClipGpu, VatPackingGpu,
 };
 use stampede::render::impostor::BakeLayerGpu;
 use stampede::render::{TechniqueKind, shaders};
-use std::mem::{offset_of, size_of};
 use wgpu::naga;
 
-/// A struct's layout: its size and (name, offset, size) per field.
-#[derive(Clone, Debug, PartialEq)]
-struct Layout {
-    size: usize,
-    fields: Vec<(String, usize, usize)>,
-}
-
-fn field_size<T, F>(_: impl Fn(&T) -> &F) -> usize {
-    size_of::<F>()
-}
-
-/// The layout of a Rust struct from its fields, in declaration order.
-macro_rules! rust_layout {
-    ($ty:ty { $($field:ident),+ $(,)? }) => {{
-        let fields = vec![$((
-            stringify!($field).to_string(),
-            offset_of!($ty, $field),
-            field_size(|s: &$ty| &s.$field),
-        )),+];
-        // Pod structs have no padding: the listed fields must cover the
-        // whole struct, so a field missing from the list is caught too.
-        let covered: usize = fields.iter().map(|f| f.2).sum();
-        assert_eq!(covered, size_of::<$ty>(), "{}: list every field", stringify!($ty));
-        Layout { size: size_of::<$ty>(), fields }
-    }};
-}
-
-/// The layout naga gives struct `name` in `source`.
-fn wgsl_layout(source: &str, name: &str) -> Layout {
-    let module = naga::front::wgsl::parse_str(source)
-        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(source)));
-    let mut layouter = naga::proc::Layouter::default();
-    layouter.update(module.to_ctx()).expect("layout");
-    let (_, ty) = module
-        .types
-        .iter()
-        .find(|(_, t)| t.name.as_deref() == Some(name))
-        .unwrap_or_else(|| panic!("no WGSL struct {name}"));
-    let naga::TypeInner::Struct { members, span } = &ty.inner else {
-        panic!("{name} is not a struct");
-    };
-    Layout {
-        size: *span as usize,
-        fields: members
-            .iter()
-            .map(|m| {
-                (
-                    m.name.clone().unwrap_or_default(),
-                    m.offset as usize,
-                    layouter[m.ty].size as usize,
-                )
-            })
-            .collect(),
-    }
-}
-
-/// Rust arrays stand for runs of numbered WGSL scalars: `_pad: [f32; 2]`
-/// matches `_pad0: f32, _pad1: f32`. Expands such a field when the WGSL side
-/// has the numbered names.
-fn expand_to(rust: &Layout, wgsl: &Layout) -> Layout {
-    let mut fields = Vec::new();
-    for (name, offset, size) in &rust.fields {
-        let first = format!("{name}0");
-        if !wgsl.fields.iter().any(|f| f.0 == *name) && wgsl.fields.iter().any(|f| f.0 == first) {
-            let parts: Vec<_> = wgsl
-                .fields
-                .iter()
-                .filter(|f| {
-                    f.0.strip_prefix(name.as_str())
-                        .is_some_and(|n| n.parse::<u32>().is_ok())
-                })
-                .collect();
-            let each = size / parts.len();
-            for (i, _) in parts.iter().enumerate() {
-                fields.push((format!("{name}{i}"), offset + i * each, each));
-            }
-        } else {
-            fields.push((name.clone(), *offset, *size));
-        }
-    }
-    Layout {
-        size: rust.size,
-        fields,
-    }
-}
-
-/// Differences between a Rust mirror and its WGSL struct, empty when equal.
-fn compare(what: &str, rust: &Layout, wgsl: &Layout) -> Vec<String> {
-    let rust = expand_to(rust, wgsl);
-    let mut problems = Vec::new();
-    if rust.size != wgsl.size {
-        problems.push(format!(
-            "{what}: size {} in Rust, {} in WGSL",
-            rust.size, wgsl.size
-        ));
-    }
-    if rust.fields.len() != wgsl.fields.len() {
-        problems.push(format!(
-            "{what}: {} fields in Rust, {} in WGSL",
-            rust.fields.len(),
-            wgsl.fields.len()
-        ));
-    }
-    for (r, w) in rust.fields.iter().zip(&wgsl.fields) {
-        if r != w {
-            problems.push(format!("{what}: Rust {r:?} vs WGSL {w:?}"));
-        }
-    }
-    problems
-}
+#[macro_use]
+mod layout_common;
+use layout_common::{Layout, compare, wgsl_layout};
 
 fn instance_layout() -> Layout {
     rust_layout!(Instance {
@@ -370,6 +265,48 @@ fn rust_mirrors_match_their_wgsl_structs() {
         }),
         &wgsl_layout(&cull, "CullParams"),
     ));
+    // Occlusion culling: the cull pass's phases, the pyramid's steps and
+    // its debug view.
+    let occlusion = shaders::CULL_OCCLUSION.source().expect("composes");
+    problems.extend(compare(
+        "OcclusionParams",
+        &rust_layout!(OcclusionUniform {
+            view,
+            proj,
+            viewport,
+            size,
+            mips,
+            phase,
+            counter_word,
+            capacity,
+            _pad,
+            offsets,
+        }),
+        &wgsl_layout(&occlusion, "OcclusionParams"),
+    ));
+    problems.extend(compare(
+        "CullParams (occlusion)",
+        &wgsl_layout(&cull, "CullParams"),
+        &wgsl_layout(&occlusion, "CullParams"),
+    ));
+    let pyramid = shaders::PYRAMID.source().expect("composes");
+    problems.extend(compare(
+        "PyramidStep",
+        &rust_layout!(PyramidStep {
+            src_size,
+            dst_size,
+            src_offset,
+            dst_offset,
+            _pad,
+        }),
+        &wgsl_layout(&pyramid, "PyramidStep"),
+    ));
+    let pyramid_view = shaders::PYRAMID_VIEW.source().expect("composes");
+    problems.extend(compare(
+        "PyramidView",
+        &rust_layout!(PyramidViewUniform { size, mip, offset }),
+        &wgsl_layout(&pyramid_view, "PyramidView"),
+    ));
     let computed = TechniqueKind::ComputeSkinning
         .crowd_module()
         .source()
@@ -508,6 +445,18 @@ fn herd_static_data_sizes_match() {
         PATH_SAMPLES
     );
     assert_eq!(wgsl_u32(&source, "HERD_BAND_MAX"), BAND_MAX);
+}
+
+/// Occlusion culling's state is laid out with the Rust side's numbers.
+#[test]
+fn occlusion_numbers_match() {
+    use stampede::crowd::occlusion as o;
+    let source = shaders::CULL_OCCLUSION.source().expect("composes");
+    assert_eq!(wgsl_u32(&source, "SURVIVOR_WORDS"), o::SURVIVOR_WORDS);
+    assert_eq!(wgsl_u32(&source, "SURVIVORS_HEADER"), o::SURVIVORS_HEADER);
+    // The survivors' count and phase 2's three dispatch words follow the
+    // occluded count.
+    assert_eq!(o::COUNTER_WORDS, 5);
 }
 
 /// The skin pass's state and level data are laid out with the Rust side's

@@ -77,7 +77,10 @@ mod tests {
             occluded: 1234,
             mips: 11,
         };
-        let mut s = CullSettings::default();
+        let mut s = CullSettings {
+            occlusion: true,
+            ..CullSettings::default()
+        };
         let mut h = Harness::new();
         macro_rules! ui {
             () => {

@@ -121,7 +121,7 @@ impl Default for CullSettings {
             impostors: true,
             impostor_px: DEFAULT_IMPOSTOR_PX,
             coarse_levels: true,
-            occlusion: true,
+            occlusion: false,
             pyramid_mip: None,
         }
     }
