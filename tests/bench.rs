@@ -316,3 +316,73 @@ fn compute_skinning_is_measured_with_its_skin_pass() {
     positive(&ratios[0]["wall_ms"], "compute_skinning_over_vat.wall_ms");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--compare-occlusion` measures the run with occlusion culling on and
+/// again with it off: the occluded count per result (large inside a dense
+/// herd, 0 for the baseline), fewer drawn with it, the ratio with its
+/// triangles, and the frames after a camera cut.
+#[test]
+fn compare_occlusion_measures_both_ways_with_the_occluded() {
+    if gpu_common::gpu_or_skip("compare_occlusion_measures_both_ways_with_the_occluded").is_none() {
+        return;
+    }
+    let dir = out_dir("bench-occlusion");
+    let (json, csv) = (dir.join("o.json"), dir.join("o.csv"));
+    let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
+        .args([
+            "bench",
+            "--techniques",
+            "vat",
+            "--counts",
+            "3000",
+            "--frames",
+            "1",
+            "--warmup",
+            "3",
+            "--size",
+            "192x108",
+            "--behaviour",
+            "on",
+            "--camera",
+            "90,1,4",
+            "--shadows",
+            "off",
+            "--compare-occlusion",
+        ])
+        .arg("--json")
+        .arg(&json)
+        .arg("--csv")
+        .arg(&csv)
+        .env("XDG_RUNTIME_DIR", &dir)
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "bench failed:\n{stdout}");
+    assert!(stdout.contains("vat occlusion on ÷ off"), "{stdout}");
+    assert!(stdout.contains("occlusion culling on"), "{stdout}");
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("valid JSON");
+    let results = v["results"].as_array().expect("results");
+    let (on, off): (Vec<&Value>, Vec<&Value>) = results
+        .iter()
+        .partition(|r| r["occlusion_off"] == Value::Bool(false));
+    assert_eq!((on.len(), off.len()), (1, 1));
+    let occluded = on[0]["occluded"].as_u64().expect("occluded");
+    assert!(occluded > 0, "inside the herd some are hidden");
+    assert_eq!(off[0]["occluded"].as_u64(), Some(0));
+    assert_eq!(
+        on[0]["visible"].as_u64().unwrap() + occluded,
+        off[0]["visible"].as_u64().unwrap(),
+        "the occluded are exactly the ones not drawn"
+    );
+    assert_eq!(on[0]["after_cut_wall_ms"].as_array().map(Vec::len), Some(3));
+    let ratios = v["ratios"]["occlusion_over_off"]
+        .as_array()
+        .expect("ratios");
+    assert_eq!(ratios.len(), 1);
+    assert!(ratios[0]["triangles"].as_f64().unwrap() <= 1.0);
+    let csv = std::fs::read_to_string(&csv).expect("csv");
+    assert!(csv.lines().next().unwrap().ends_with(",occluded"));
+    assert!(csv.lines().any(|l| l.contains(",occlusion-off,")));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -109,6 +109,13 @@ fn screenshot_headless(args: &ViewerArgs, count: u32) -> anyhow::Result<()> {
     if let Some(spec) = &args.camera {
         view.camera = spec.apply(view.camera);
     }
+    // Occlusion culling learns over two frames what is hidden: the picture
+    // is the same without them, its depth pyramid (--pyramid-mip) is not.
+    if view.renderer.cull_settings().occlusion {
+        for _ in 0..2 {
+            view.draw_frame(&settings)?;
+        }
+    }
     let image = view.render(&settings)?;
     image.save_png(&path)?;
     let costs = view.renderer.costs();

@@ -55,8 +55,9 @@ pub struct BenchArgs {
     /// report with ÷ without (one run, the same frames).
     #[arg(long)]
     pub compare_far_field: bool,
-    /// Also measure every technique and count with occlusion culling off,
-    /// and report with ÷ without (one run, the same frames).
+    /// Measure every technique and count with occlusion culling on (as if
+    /// --occlusion on) and off, and report on ÷ off (one run, the same
+    /// frames), with the frames after a camera cut.
     #[arg(long)]
     pub compare_occlusion: bool,
     #[command(flatten)]

@@ -120,6 +120,7 @@ struct Samples {
 pub const FRAME_STEP_S: f32 = 1.0 / 60.0;
 
 /// Everything one run needs besides the renderer.
+#[derive(Clone, Copy)]
 struct Frame<'a> {
     view: &'a wgpu::TextureView,
     camera: Camera,
@@ -127,6 +128,23 @@ struct Frame<'a> {
 }
 
 impl Frame<'_> {
+    /// With occlusion culling: the wall milliseconds of the three frames
+    /// after a camera cut (one frame turned half round, then back at frame
+    /// `index` on), while the visibility it keeps catches up: the first
+    /// draws what the other view saw and everything it does not hide, the
+    /// second what the first saw, the third leaves out what is hidden.
+    fn after_cut(&self, renderer: &mut Renderer, index: u32) -> Result<Vec<f64>, RenderError> {
+        let mut away = Frame {
+            camera: self.camera,
+            ..*self
+        };
+        away.camera.yaw += std::f32::consts::PI;
+        away.render(renderer, index)?;
+        (1..=3)
+            .map(|k| self.render(renderer, index + k).map(|(_, _, wall)| wall))
+            .collect()
+    }
+
     /// Renders frame `index`; returns (cpu, gpu, wall) milliseconds; the
     /// shadow passes' GPU time is then `renderer.shadow_gpu_ms()`.
     fn render(
@@ -216,6 +234,8 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
         ..Default::default()
     };
     config.cull = args.cull.settings();
+    // Comparing occlusion culling measures the run with it on.
+    config.cull.occlusion |= args.compare_occlusion;
     config.shadows = args.shadows.settings();
     let mut renderer = Renderer::new(gpu.clone(), &prepared.model, &prepared.vat, &config)?;
     // The atlas is drawn before any frame is timed (else the first warm-up
@@ -257,6 +277,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
         lod: config.cull.lod,
         lod_error_px: config.cull.lod_error_px,
         shadows: config.shadows.enabled,
+        occlusion: config.cull.occlusion && renderer.culler().occlusion_unsupported().is_none(),
         far_field: Some(far_field_report(&renderer, &config)),
         frames: args.frames,
         warmup: args.warmup,
@@ -364,6 +385,11 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                 let drew = renderer.wait_for_cull_stats();
                 let cascades = renderer.shadow_stats();
                 let pass = renderer.wait_for_pass_stats();
+                let after_cut = if renderer.culler().occlusion_active() {
+                    frame.after_cut(&mut renderer, per_run as u32)?
+                } else {
+                    Vec::new()
+                };
                 let result = RunResult {
                     technique: name.clone(),
                     count,
@@ -394,6 +420,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                     far_field_off: mode == Mode::FarFieldOff,
                     occlusion_off: mode == Mode::OcclusionOff,
                     occluded: drew.occluded,
+                    after_cut_wall_ms: after_cut,
                     visible_per_level: drew.visible[..drew.levels as usize].to_vec(),
                     impostors: drew.impostors(),
                     shadow_casters: cascades

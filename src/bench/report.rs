@@ -127,6 +127,11 @@ pub struct RunResult {
     /// frame (0 with it off).
     #[serde(default)]
     pub occluded: u32,
+    /// With occlusion culling on: the wall milliseconds of the three
+    /// frames after a camera cut (half round and back), while the
+    /// visibility it keeps catches up.
+    #[serde(default)]
+    pub after_cut_wall_ms: Vec<f64>,
     /// Instances drawn at each mesh level, finest first, in that frame.
     #[serde(default)]
     pub visible_per_level: Vec<u32>,
@@ -274,6 +279,10 @@ pub struct BenchReport {
     /// Sun shadows were on (their GPU time is each result's `shadow_gpu_ms`).
     #[serde(default)]
     pub shadows: bool,
+    /// The run's occlusion culling (its results; `--compare-occlusion`'s
+    /// baselines have it off).
+    #[serde(default)]
+    pub occlusion: bool,
     /// The far field: impostors and coarse levels on, the impostor switch
     /// (pixels), the shadow distance and the caster skipping (texels).
     #[serde(default)]

@@ -30,11 +30,12 @@ impl BenchReport {
         );
         let _ = writeln!(
             s,
-            "culling {}, LOD {} ({} px), shadows {}",
+            "culling {}, LOD {} ({} px), shadows {}, occlusion culling {}",
             if self.culling { "on" } else { "off" },
             if self.lod { "on" } else { "off" },
             self.lod_error_px,
-            if self.shadows { "on" } else { "off" }
+            if self.shadows { "on" } else { "off" },
+            if self.occlusion { "on" } else { "off" }
         );
         if let Some(f) = &self.far_field {
             let _ = writeln!(
@@ -175,6 +176,22 @@ impl BenchReport {
                     times(r.gpu_ms)
                 );
             }
+        }
+        for r in self
+            .results
+            .iter()
+            .filter(|r| !r.after_cut_wall_ms.is_empty())
+        {
+            let cut: Vec<String> = r.after_cut_wall_ms.iter().map(|&v| ms(v)).collect();
+            let _ = writeln!(
+                s,
+                "{} occlusion at {:>7}: {} occluded; after a camera cut the frames take {} ms (steady p50 {} ms)",
+                r.technique,
+                r.count,
+                r.occluded,
+                cut.join(", "),
+                ms(r.wall_ms.p50)
+            );
         }
         match &rs.vat_cpu_largest_over_smallest {
             Some(r) => {
