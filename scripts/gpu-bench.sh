@@ -8,7 +8,8 @@
 #      (culling, LOD, the far field, shadows) and in the same run the far
 #      field off (--compare-far-field), then culling, LOD and shadows off;
 #   2. every technique at 10,000 horses (the defaults);
-#   3. the far field at 10,000 and 100,000 (with and without it), then VAT
+#   3. the far field at 10,000 and 100,000 (with and without it), occlusion
+#      culling on and off at 30,000 and 1,000,000 (two views), then VAT
 #      against the skinning techniques (compute skinning among them),
 #      shadows off and on;
 #   4. then, while time is left: the VAT precisions, culling and LOD at up
@@ -103,6 +104,12 @@ step million-all-off 60 --techniques vat --counts 1000000 "${herd[@]}" --frames 
 step techniques-10k 60 --counts 10000 "${herd[@]}"
 # 3. The far field with and without, at 10,000 and 100,000 (VAT and static).
 step far-field 60 --techniques vat,static --counts 10000,100000 "${herd[@]}" --compare-far-field
+# 3a. Occlusion culling on and off (its default is off from lavapipe's
+# figures; a real GPU may decide otherwise): the herd's view and one inside
+# the herd at eye level.
+step occlusion-herd 30 --techniques vat --counts 30000,1000000 "${herd[@]}" --compare-occlusion
+step occlusion-eye 30 --techniques vat --counts 30000,1000000 "${herd[@]}" --compare-occlusion \
+    --camera 90,1,4
 # 3b. Is VAT worth it? (docs/benchmarks.md): VAT against the skinning
 # techniques, the compute-skinning pair among them (their skin pass is timed
 # apart: technique_gpu_ms), shadows off and on, 1,000 to 100,000 horses.
