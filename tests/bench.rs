@@ -156,7 +156,7 @@ fn small_bench_writes_valid_json_csv_and_chart() {
     assert!(
         csv.lines().next().is_some_and(|h| h
             .contains(",visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,")
-            && h.ends_with(",shadow_casters_per_cascade,shadow_triangles_per_cascade")),
+            && h.ends_with(",shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded")),
         "{csv}"
     );
     assert_eq!(v["culling"], serde_json::json!(true));

@@ -14,6 +14,7 @@
 pub mod args;
 pub mod bake_bench;
 pub mod chart;
+mod mode;
 pub mod report;
 pub mod stats;
 pub mod synthetic;
@@ -21,14 +22,13 @@ pub mod synthetic;
 pub use args::BenchArgs;
 pub use report::BenchReport;
 
-use crate::crowd::cull::CullSettings;
 use crate::crowd::setup::{self, ModelChoice, SetupError};
-use crate::crowd::shadow::ShadowSettings;
 use crate::crowd::{BehaviourSettings, FrameSettings};
 use crate::gpu::{GpuContext, GpuError};
 use crate::render::headless::FORMAT;
 use crate::render::{Camera, RenderError, Renderer, RendererConfig, TechniqueKind};
 use indicatif::{ProgressBar, ProgressStyle};
+use mode::Mode;
 use report::{AdapterReport, FarFieldReport, ModelReport, Ratios, RunResult, Skipped};
 use stats::{Percentiles, StatsError};
 use std::sync::Arc;
@@ -456,53 +456,6 @@ fn save_partial(report: &mut BenchReport, args: &BenchArgs) {
     ] {
         if let (Some(path), Some(Err(e))) = (path, result) {
             log::warn!("{}: {e}", path.display());
-        }
-    }
-}
-
-/// The settings one measurement runs with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mode {
-    /// The run's own.
-    Run,
-    /// Culling and LOD off (`--compare-culling`).
-    Unculled,
-    /// The far field off (`--compare-far-field`).
-    FarFieldOff,
-    /// Occlusion culling off (`--compare-occlusion`).
-    OcclusionOff,
-}
-
-impl Mode {
-    fn cull(self, run: CullSettings) -> CullSettings {
-        match self {
-            Mode::Run => run,
-            Mode::Unculled => CullSettings {
-                culling: false,
-                lod: false,
-                ..run
-            },
-            Mode::FarFieldOff => run.without_far_field(),
-            Mode::OcclusionOff => CullSettings {
-                occlusion: false,
-                ..run
-            },
-        }
-    }
-
-    fn shadows(self, run: ShadowSettings) -> ShadowSettings {
-        match self {
-            Mode::FarFieldOff => run.without_far_field(),
-            _ => run,
-        }
-    }
-
-    fn suffix(self) -> &'static str {
-        match self {
-            Mode::Run => "",
-            Mode::Unculled => " (culling and LOD off)",
-            Mode::FarFieldOff => " (far field off)",
-            Mode::OcclusionOff => " (occlusion off)",
         }
     }
 }

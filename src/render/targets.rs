@@ -60,7 +60,14 @@ impl Targets {
         };
         let attachment = wgpu::TextureUsages::RENDER_ATTACHMENT;
         let msaa = (samples > 1).then(|| texture("msaa colour", format, attachment));
-        let depth_usage = attachment | wgpu::TextureUsages::TEXTURE_BINDING;
+        // Not on GL, where occlusion culling is unavailable (the depth
+        // cannot be read there, wgpu #4524) and a sampled multisampled
+        // depth texture leaves the crowd undrawn.
+        let depth_usage = if device.adapter_info().backend == wgpu::Backend::Gl {
+            attachment
+        } else {
+            attachment | wgpu::TextureUsages::TEXTURE_BINDING
+        };
         (msaa, texture("depth", DEPTH_FORMAT, depth_usage))
     }
 

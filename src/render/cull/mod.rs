@@ -9,6 +9,7 @@
 //! visible list bound at the level's region (dynamic offset). The rule is
 //! `crowd::cull`; the shader is shaders/cull.wgsl.
 
+mod draw;
 mod lists;
 pub mod occlusion;
 pub mod pyramid;
@@ -18,12 +19,12 @@ mod target;
 
 use lists::Lists;
 pub use occlusion::{Occlusion, OcclusionCamera};
-pub use readback::{ArgsReadback, CullStats};
+pub use readback::{ArgsReadback, CullStats, VisibleLists};
 pub use target::CullTarget;
 
 use super::pipeline::bind_group;
 use super::shaders;
-use super::techniques::{ARGS_WORDS, CrowdDraw, CrowdGroup, FrameContext};
+use super::techniques::{ARGS_WORDS, CrowdGroup, FrameContext};
 use crate::crowd::cull::{CullSettings, CullUniform, CullView, MAX_LEVELS, MAX_REGIONS};
 use crate::gpu::GpuError;
 use crate::lod::{LodChain, LodLevel};
@@ -80,35 +81,6 @@ enum CullDispatch<'a> {
 
 /// Indices of the impostors' quad (their region's index count).
 pub const IMPOSTOR_INDICES: u32 = 6;
-
-/// The last cull pass's output, read back whole (tests and diagnostics).
-#[derive(Clone, Debug, Default)]
-pub struct VisibleLists {
-    /// Five words per region (`DrawIndexedIndirect`): the mesh levels,
-    /// then the impostors; then the occluded count.
-    pub args: Vec<u32>,
-    /// Each region's entries: instance index, region and nearest-frame
-    /// bits.
-    pub entries: Vec<Vec<u32>>,
-}
-
-impl VisibleLists {
-    /// Two passes' lists as one (occlusion culling's phases): the counts
-    /// summed, each region's entries one after the other, the occluded
-    /// count the later's.
-    pub fn and(mut self, late: &VisibleLists) -> Self {
-        let regions = self.entries.len();
-        for (r, entries) in late.entries.iter().enumerate().take(regions) {
-            self.entries[r].extend_from_slice(entries);
-            self.args[r * ARGS_WORDS + 1] += late.args[r * ARGS_WORDS + 1];
-        }
-        let occluded = regions * ARGS_WORDS;
-        if let (Some(a), Some(b)) = (self.args.get_mut(occluded), late.args.get(occluded)) {
-            *a = *b;
-        }
-        self
-    }
-}
 
 impl Culler {
     pub fn new(
@@ -457,75 +429,6 @@ impl Culler {
                 pass.dispatch_workgroups_indirect(&early.args, offset);
             }
         }
-    }
-
-    /// True when the last `encode` culled (the crowd draws indirectly).
-    pub fn culled(&self) -> bool {
-        self.culled_this_frame
-    }
-
-    /// How to draw the crowd after `encode`.
-    pub fn draw(&self, count: u32) -> CrowdDraw<'_> {
-        self.draw_lists(self.lists.as_ref(), self.culled_this_frame, count)
-    }
-
-    /// The indirect draws of `lists` when `culled`, else every instance.
-    fn draw_lists<'a>(
-        &'a self,
-        lists: Option<&'a Lists>,
-        culled: bool,
-        count: u32,
-    ) -> CrowdDraw<'a> {
-        match (lists, culled) {
-            (Some(lists), true) => CrowdDraw::Indirect {
-                args: &lists.args,
-                levels: self.levels.len().clamp(1, MAX_LEVELS) as u32,
-                group: &lists.draw_group,
-                region_bytes: (!lists.multi).then_some(lists.region * 4),
-                visible: &lists.visible,
-                region: lists.region,
-            },
-            _ => CrowdDraw::Direct {
-                count,
-                group: &self.direct_group,
-            },
-        }
-    }
-
-    /// The impostors' indirect draw after `encode`, when this frame was
-    /// culled with impostors on.
-    pub fn impostor_draw(&self) -> Option<crate::render::impostor::ImpostorDraw<'_>> {
-        self.impostor_draw_of(
-            self.lists.as_ref(),
-            self.culled_this_frame,
-            self.last_uniform,
-        )
-    }
-
-    /// The impostor region's draw of `lists`, when they were culled this
-    /// frame with impostors.
-    fn impostor_draw_of<'a>(
-        &self,
-        lists: Option<&'a Lists>,
-        culled: bool,
-        uniform: Option<CullUniform>,
-    ) -> Option<crate::render::impostor::ImpostorDraw<'a>> {
-        let lists = lists?;
-        let uniform = uniform?;
-        if !culled || uniform.flags & crate::crowd::cull::FLAG_IMPOSTOR == 0 {
-            return None;
-        }
-        let region = self.impostor_region();
-        Some(crate::render::impostor::ImpostorDraw {
-            args: &lists.args,
-            offset: (region as usize * ARGS_WORDS * 4) as u64,
-            group: &lists.draw_group,
-            dynamic_offset: if lists.multi {
-                0
-            } else {
-                region * lists.region * 4
-            },
-        })
     }
 
     /// After the frame's submit: starts the read-back of its counts.

@@ -175,3 +175,32 @@ pub(super) fn read_lists(
         entries,
     })
 }
+
+/// The last cull pass's output, read back whole (tests and diagnostics).
+#[derive(Clone, Debug, Default)]
+pub struct VisibleLists {
+    /// Five words per region (`DrawIndexedIndirect`): the mesh levels,
+    /// then the impostors; then the occluded count.
+    pub args: Vec<u32>,
+    /// Each region's entries: instance index, region and nearest-frame
+    /// bits.
+    pub entries: Vec<Vec<u32>>,
+}
+
+impl VisibleLists {
+    /// Two passes' lists as one (occlusion culling's phases): the counts
+    /// summed, each region's entries one after the other, the occluded
+    /// count the later's.
+    pub fn and(mut self, late: &VisibleLists) -> Self {
+        let regions = self.entries.len();
+        for (r, entries) in late.entries.iter().enumerate().take(regions) {
+            self.entries[r].extend_from_slice(entries);
+            self.args[r * ARGS_WORDS + 1] += late.args[r * ARGS_WORDS + 1];
+        }
+        let occluded = regions * ARGS_WORDS;
+        if let (Some(a), Some(b)) = (self.args.get_mut(occluded), late.args.get(occluded)) {
+            *a = *b;
+        }
+        self
+    }
+}
