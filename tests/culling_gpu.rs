@@ -69,28 +69,15 @@ fn cpu_visible_for(
     eps: f32,
 ) -> (BTreeMap<u32, u32>, Vec<u32>, usize) {
     let r = &view.renderer;
-    let frame = r.last_frame.expect("a frame was drawn");
     let planes = uniform.planes.map(glam::Vec4::from_array);
     let receivers = uniform.receivers.map(glam::Vec4::from_array);
     let sweep = glam::Vec4::from_array(uniform.sweep).truncate();
     let lookup = uniform.sweep[3];
-    let centre = Vec3::from_slice(&uniform.sphere[..3]);
     let mut visible = BTreeMap::new();
     let mut close = Vec::new();
     let mut straddling = 0;
     for i in 0..uniform.count {
-        let inst = generate(SEED, i);
-        let p = instance_placement(
-            &inst,
-            i,
-            &frame,
-            &loaded.vat.clips,
-            &loaded.ground_speeds,
-            r.behaviour().view(),
-        )
-        .expect("horses are placed on the CPU");
-        let c = p.to_world(centre, inst.scale);
-        let radius = uniform.sphere[3] * inst.scale;
+        let (c, radius, scale) = common::world_sphere(r, loaded, uniform.sphere, SEED, i);
         let margin = stampede::crowd::cull::sphere_margin(&planes, c, radius);
         // Within rounding of a plane, or of the pixel budget for a level
         // or the nearest frame: f32 order of operations may decide.
@@ -100,7 +87,7 @@ fn cpu_visible_for(
         let near = |a: f32, b: f32| (a - b).abs() <= 1e-3 * b.max(1e-3);
         let at_budget = errors
             .into_iter()
-            .any(|e| near(uniform.project(e, inst.scale, c, radius), uniform.budget_px));
+            .any(|e| near(uniform.project(e, scale, c, radius), uniform.budget_px));
         // Within rounding of the impostor switch or the smallest size kept
         // (a light's view with the camera's rule: the camera's size and
         // pixel budget too).
@@ -114,7 +101,7 @@ fn cpu_visible_for(
         let eye = Vec3::from_slice(&uniform.camera[..3]);
         let at_camera_budget = camera
             && (1..uniform.levels).any(|l| {
-                let px = uniform.level_error(l) * inst.scale * uniform.camera[3]
+                let px = uniform.level_error(l) * scale * uniform.camera[3]
                     / ((c - eye).length() - radius).max(1e-4);
                 near(px, uniform.budget_px)
             });
@@ -143,7 +130,7 @@ fn cpu_visible_for(
         if margin >= 0.0 && margin < 2.0 * radius {
             straddling += 1;
         }
-        if let Some(bits) = uniform.cull(c, radius, inst.scale) {
+        if let Some(bits) = uniform.cull(c, radius, scale) {
             visible.insert(i, bits);
         }
     }

@@ -10,14 +10,14 @@
 mod gpu_common;
 use gpu_common as common;
 
-use glam::Vec3;
 use stampede::crowd::cull::{CullSettings, INDEX_MASK};
-use stampede::crowd::placement::instance_placement;
 use stampede::crowd::setup::{Loaded, ModelChoice, load};
-use stampede::crowd::{BehaviourSettings, FrameSettings, generate};
+use stampede::crowd::{BehaviourSettings, FrameSettings};
+use stampede::render::cull::VisibleLists;
 use stampede::render::headless::{self, Headless, RgbaImage};
 use stampede::render::{Camera, RendererConfig};
 use stampede::vat::Precision;
+use std::collections::BTreeSet;
 
 const SEED: u64 = 5;
 
@@ -167,10 +167,7 @@ fn phase_two_agrees_with_the_cpu_test_against_the_read_back_pyramid() {
     };
     let loaded = loaded(ModelChoice::Horse);
     let mut v = herd_view(&gpu, &loaded, 3000, (191, 107));
-    let s = settings(2.0);
-    for _ in 0..3 {
-        v.render(&s).expect("render");
-    }
+    settle(&mut v, &settings(2.0));
     let r = &v.renderer;
     let culler = r.culler();
     let occlusion = culler.occlusion().expect("occlusion ran");
@@ -183,37 +180,13 @@ fn phase_two_agrees_with_the_cpu_test_against_the_read_back_pyramid() {
     let history = occlusion.read_history(&r.gpu).expect("read back");
     let early = culler.read_early_lists(&r.gpu).expect("read back");
     let late = culler.read_late_lists(&r.gpu).expect("read back");
-    let in_early: std::collections::BTreeSet<u32> = early
-        .entries
-        .iter()
-        .flatten()
-        .map(|e| e & INDEX_MASK)
-        .collect();
-    let in_late: std::collections::BTreeSet<u32> = late
-        .entries
-        .iter()
-        .flatten()
-        .map(|e| e & INDEX_MASK)
-        .collect();
+    let (in_early, in_late) = (indices(&early), indices(&late));
     let uniform = culler.last_uniform().expect("culled");
     let occ = culler.last_occlusion_uniform().expect("phase 2 ran");
-    let frame = r.last_frame.expect("a frame");
-    let centre = Vec3::from_slice(&uniform.sphere[..3]);
     let (mut survivors, mut occluded, mut agree, mut close) = (0, 0, 0, 0);
     for i in 0..uniform.count {
-        let inst = generate(SEED, i);
-        let p = instance_placement(
-            &inst,
-            i,
-            &frame,
-            &loaded.vat.clips,
-            &loaded.ground_speeds,
-            r.behaviour().view(),
-        )
-        .expect("placed");
-        let c = p.to_world(centre, inst.scale);
-        let radius = uniform.sphere[3] * inst.scale;
-        if uniform.cull(c, radius, inst.scale).is_none() {
+        let (c, radius, scale) = common::world_sphere(r, &loaded, uniform.sphere, SEED, i);
+        if uniform.cull(c, radius, scale).is_none() {
             assert_eq!(history[i as usize], 0, "{i} is culled, not visible");
             continue;
         }
@@ -408,19 +381,34 @@ fn the_pyramid_holds_the_farthest_depth_at_odd_sizes_and_with_msaa() {
     }
 }
 
-/// The instances the camera drew in the last frame (both phases).
-fn drawn(v: &Headless) -> std::collections::BTreeSet<u32> {
-    let lists = v
-        .renderer
-        .culler()
-        .read_lists(&v.renderer.gpu)
-        .expect("read back");
+/// The instances in `lists`.
+fn indices(lists: &VisibleLists) -> BTreeSet<u32> {
     lists
         .entries
         .iter()
         .flatten()
         .map(|e| e & INDEX_MASK)
         .collect()
+}
+
+/// The instances the camera drew in the last frame (both phases).
+fn drawn(v: &Headless) -> BTreeSet<u32> {
+    indices(
+        &v.renderer
+            .culler()
+            .read_lists(&v.renderer.gpu)
+            .expect("read back"),
+    )
+}
+
+/// Three frames at `s`, then what the last drew: the first draws
+/// everything (no history), the second draws what the first saw and learns
+/// what is hidden, the third leaves that out.
+fn settle(v: &mut Headless, s: &FrameSettings) -> stampede::render::CullStats {
+    for _ in 0..3 {
+        v.render(s).expect("render");
+    }
+    v.renderer.wait_for_cull_stats()
 }
 
 #[test]
@@ -430,14 +418,8 @@ fn the_occluded_count_is_large_in_the_herd_and_zero_looking_down() {
     };
     let loaded = loaded(ModelChoice::Horse);
     let s = settings(2.0);
-    // Three frames: the first draws everything (no history), the second
-    // draws what the first saw and learns what is hidden, the third leaves
-    // that out.
     let mut v = herd_view(&gpu, &loaded, 3000, (192, 108));
-    for _ in 0..3 {
-        v.render(&s).expect("render");
-    }
-    let herd = v.renderer.wait_for_cull_stats();
+    let herd = settle(&mut v, &s);
     eprintln!(
         "herd: {} occluded, {} drawn",
         herd.occluded,
@@ -454,10 +436,7 @@ fn the_occluded_count_is_large_in_the_herd_and_zero_looking_down() {
     down.pitch = 1.5;
     down.distance = v.renderer.layout.model_size * 40.0;
     v.camera = down;
-    for _ in 0..3 {
-        v.render(&s).expect("render");
-    }
-    let above = v.renderer.wait_for_cull_stats();
+    let above = settle(&mut v, &s);
     eprintln!(
         "above: {} occluded, {} drawn",
         above.occluded,
@@ -475,11 +454,8 @@ fn freezing_culling_freezes_what_occlusion_drew() {
     let loaded = loaded(ModelChoice::Horse);
     let s = settings(2.0);
     let mut v = herd_view(&gpu, &loaded, 3000, (192, 108));
-    for _ in 0..3 {
-        v.render(&s).expect("render");
-    }
+    let occluded = settle(&mut v, &s).occluded;
     let before = drawn(&v);
-    let occluded = v.renderer.wait_for_cull_stats().occluded;
     assert!(occluded > 0);
     let mut frozen = v.renderer.cull_settings();
     frozen.freeze = true;

@@ -22,6 +22,12 @@ pub struct ModelGpu {
 }
 
 impl ModelGpu {
+    /// The faces the crowd's pipelines cull: none for a double-sided
+    /// material, else the back.
+    pub fn face_culling(&self) -> Option<wgpu::Face> {
+        (!self.double_sided).then_some(wgpu::Face::Back)
+    }
+
     /// Bytes of the vertex and index buffers and the base-colour textures
     /// (one mip level, RGBA8).
     pub fn gpu_memory_bytes(&self) -> u64 {

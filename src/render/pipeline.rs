@@ -119,3 +119,27 @@ pub fn target_pipeline(
         cache: None,
     })
 }
+
+/// A compute pipeline of `module`'s `entry` over the bind group layouts
+/// `groups` (its own pipeline layout, both labelled `label`).
+pub fn compute_pipeline(
+    device: &wgpu::Device,
+    label: &str,
+    groups: &[Option<&wgpu::BindGroupLayout>],
+    module: &wgpu::ShaderModule,
+    entry: &str,
+) -> wgpu::ComputePipeline {
+    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(label),
+        bind_group_layouts: groups,
+        immediate_size: 0,
+    });
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(label),
+        layout: Some(&layout),
+        module,
+        entry_point: Some(entry),
+        compilation_options: Default::default(),
+        cache: None,
+    })
+}

@@ -22,7 +22,7 @@ pub use occlusion::{Occlusion, OcclusionCamera};
 pub use readback::{ArgsReadback, CullStats, VisibleLists};
 pub use target::CullTarget;
 
-use super::pipeline::bind_group;
+use super::pipeline::{bind_group, compute_pipeline};
 use super::shaders;
 use super::techniques::{ARGS_WORDS, CrowdGroup, FrameContext};
 use crate::crowd::cull::{CullSettings, CullUniform, CullView, MAX_LEVELS, MAX_REGIONS};
@@ -124,25 +124,19 @@ impl Culler {
                 count: None,
             }],
         });
-        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("cull pipeline layout"),
-            bind_group_layouts: &[
+        let module = shaders::CULL.create(device);
+        let pipeline = compute_pipeline(
+            device,
+            "cull pipeline",
+            &[
                 Some(frame_layout),
                 Some(&clip_layout),
                 Some(crowd.layout()),
                 Some(&out_layout),
             ],
-            immediate_size: 0,
-        });
-        let module = shaders::CULL.create(device);
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("cull pipeline"),
-            layout: Some(&layout),
-            module: &module,
-            entry_point: Some("cs_cull"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
+            &module,
+            "cs_cull",
+        );
         let params = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("cull params"),
             size: std::mem::size_of::<CullUniform>() as u64,

@@ -115,21 +115,10 @@ impl Occlusion {
             ],
         });
         let [frame, clip, crowd] = bind_group_layouts;
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("cull pipeline layout (occlusion)"),
-            bind_group_layouts: &[Some(frame), Some(clip), Some(crowd), Some(&layout)],
-            immediate_size: 0,
-        });
+        let groups = [Some(frame), Some(clip), Some(crowd), Some(&layout)];
         let module = crate::render::shaders::CULL_OCCLUSION.create(device);
         let pipeline = |entry| {
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(entry),
-                layout: Some(&pipeline_layout),
-                module: &module,
-                entry_point: Some(entry),
-                compilation_options: Default::default(),
-                cache: None,
-            })
+            crate::render::pipeline::compute_pipeline(device, entry, &groups, &module, entry)
         };
         Self {
             pipeline: pipeline("cs_cull"),

@@ -98,19 +98,7 @@ impl DepthPyramid {
         let msaa_layout = layout("pyramid msaa depth layout", Some(depth_entry(3, true)));
         let reduce_layout = layout("pyramid reduce layout", None);
         let pipeline = |layout: &wgpu::BindGroupLayout, entry| {
-            let pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("pyramid pipeline layout"),
-                bind_group_layouts: &[Some(layout)],
-                immediate_size: 0,
-            });
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(entry),
-                layout: Some(&pl),
-                module: &module,
-                entry_point: Some(entry),
-                compilation_options: Default::default(),
-                cache: None,
-            })
+            super::super::pipeline::compute_pipeline(device, entry, &[Some(layout)], &module, entry)
         };
         Self {
             depth_pipeline: pipeline(&depth_layout, "cs_depth"),

@@ -175,11 +175,7 @@ impl Baker {
                 buffers: &[Some(StaticVertex::layout())],
             },
             primitive: wgpu::PrimitiveState {
-                cull_mode: if model.double_sided {
-                    None
-                } else {
-                    Some(wgpu::Face::Back)
-                },
+                cull_mode: model.face_culling(),
                 ..Default::default()
             },
             depth_stencil: Some(wgpu::DepthStencilState {

@@ -243,11 +243,7 @@ pub fn crowd_pipeline(
             shader: spec.shader,
             buffers: &[Some(StaticVertex::layout())],
             primitive: wgpu::PrimitiveState {
-                cull_mode: if model.double_sided {
-                    None
-                } else {
-                    Some(wgpu::Face::Back)
-                },
+                cull_mode: model.face_culling(),
                 ..Default::default()
             },
             depth_write: true,

@@ -9,7 +9,7 @@ use super::{
 use crate::gpu::compute_storage;
 use crate::lod::LodChain;
 use crate::render::gpu_data::SkinParams;
-use crate::render::pipeline::{bind_group, storage_entry, uniform_entry};
+use crate::render::pipeline::{bind_group, compute_pipeline, storage_entry, uniform_entry};
 use crate::render::techniques::{BuildContext, MAX_VIEWS, TechniqueKind};
 use wgpu::util::DeviceExt;
 
@@ -133,27 +133,6 @@ fn layout(
     })
 }
 
-fn compute_pipeline(
-    device: &wgpu::Device,
-    label: &str,
-    groups: &[Option<&wgpu::BindGroupLayout>],
-    module: &wgpu::ShaderModule,
-    entry: &str,
-) -> wgpu::ComputePipeline {
-    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some(label),
-        bind_group_layouts: groups,
-        immediate_size: 0,
-    });
-    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some(label),
-        layout: Some(&layout),
-        module,
-        entry_point: Some(entry),
-        compilation_options: Default::default(),
-        cache: None,
-    })
-}
 
 impl Layouts {
     pub fn new(device: &wgpu::Device) -> Self {
