@@ -9,6 +9,9 @@
 
 // The flock's current state (a one-bird placeholder when there is none).
 @group(2) @binding(5) var<storage, read> boids: array<Boid>;
+// The flock as it was when the previous frame was drawn (the velocity
+// target's previous pose; `render::behaviour` copies it before stepping).
+@group(2) @binding(6) var<storage, read> previous_boids: array<Boid>;
 
 struct AnimState {
     place: Placement,
@@ -25,17 +28,32 @@ struct AnimState {
 
 // Clip time of clip `clip_index` for an instance, at `num / den` seconds of
 // clip per second of scene time.
-fn behaviour_clip_time(inst: Instance, clip_index: u32, num: f32, den: f32) -> f32 {
-    return clip_time(inst, vat_clips[clip_index].duration, num, den);
+fn behaviour_clip_time(inst: Instance, clip_index: u32, num: f32, den: f32, at: SceneClock) -> f32 {
+    return clip_time(inst, vat_clips[clip_index].duration, num, den, at);
 }
 
+// This frame's state.
 fn anim_state(index: u32, inst: Instance) -> AnimState {
+    return anim_state_at(index, inst, frame_clock(), herd.time, false);
+}
+
+// The state when the previous frame was drawn: the same functions at its
+// time (the herd at its herd time, counted in this frame's table), the
+// flock's previous boid. Exact, not an estimate; equal to `anim_state`
+// after a time jump (the renderer then sends this frame's time).
+fn previous_anim_state(index: u32, inst: Instance) -> AnimState {
+    return anim_state_at(index, inst, previous_clock(), herd.previous_time, true);
+}
+
+// The state at scene time `at` (herd time `herd_time`), from the previous
+// boids when `before`.
+fn anim_state_at(index: u32, inst: Instance, at: SceneClock, herd_time: f32, before: bool) -> AnimState {
     var a: AnimState;
     let last_clip = max(frame.clip_count, 1u) - 1u;
     if frame.behaviour != 0u && frame.motion == 0u {
         // The herd. A horse of scale s strides 1/s as often: the same ground
         // speed with planted feet whatever its size.
-        let h = herd_state(index, herd.time);
+        let h = herd_state(index, herd_time);
         a.place.origin = vec3<f32>(h.position.x, frame.ground_y, h.position.y);
         a.place.forward = vec3<f32>(h.forward.x, 0.0, h.forward.y);
         a.place.up = vec3<f32>(0.0, 1.0, 0.0);
@@ -43,13 +61,16 @@ fn anim_state(index: u32, inst: Instance) -> AnimState {
         a.previous = min(h.previous, last_clip);
         a.weight = h.weight;
         let scale = max(inst.scale, 1e-3);
-        a.time = behaviour_clip_time(inst, a.clip, frame.playback, scale);
-        a.previous_time = behaviour_clip_time(inst, a.previous, frame.playback, scale);
+        a.time = behaviour_clip_time(inst, a.clip, frame.playback, scale, at);
+        a.previous_time = behaviour_clip_time(inst, a.previous, frame.playback, scale, at);
         return a;
     }
     if frame.behaviour != 0u && frame.motion == 1u {
         // The flock.
-        let b = boids[min(index, arrayLength(&boids) - 1u)];
+        var b = boids[min(index, arrayLength(&boids) - 1u)];
+        if before {
+            b = previous_boids[min(index, arrayLength(&previous_boids) - 1u)];
+        }
         let speed = length(b.vel);
         let fwd = select(vec3<f32>(0.0, 0.0, 1.0), b.vel / speed, speed > 1e-6);
         var side = cross(vec3<f32>(0.0, 1.0, 0.0), fwd);
@@ -62,16 +83,16 @@ fn anim_state(index: u32, inst: Instance) -> AnimState {
         a.clip = min(frame.flap_clip, last_clip);
         a.previous = min(frame.glide_clip, last_clip);
         a.weight = clamp(b.flap, 0.0, 1.0);
-        a.time = behaviour_clip_time(inst, a.clip, frame.playback, 1.0);
-        a.previous_time = behaviour_clip_time(inst, a.previous, frame.playback, 1.0);
+        a.time = behaviour_clip_time(inst, a.clip, frame.playback, 1.0, at);
+        a.previous_time = behaviour_clip_time(inst, a.previous, frame.playback, 1.0, at);
         return a;
     }
     let clip_index = instance_clip(inst);
     let clip = vat_clips[clip_index];
-    a.place = loop_placement(inst, clip);
+    a.place = loop_placement(inst, clip, at);
     a.clip = clip_index;
     a.previous = clip_index;
-    a.time = instance_clip_time(inst, clip);
+    a.time = instance_clip_time(inst, clip, at);
     a.previous_time = a.time;
     a.weight = 1.0;
     return a;

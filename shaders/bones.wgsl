@@ -3,7 +3,7 @@
 // palette stored once, row = frame, texels 3j..3j+3 = joint j's affine rows
 // (RGBA32F). The clip table's `first_row` is the clip's first row in this
 // texture; the frame mapping is the VAT's.
-// requires: pose
+// requires: pose skin
 
 @group(1) @binding(10) var bone_texture: texture_2d<f32>;
 
@@ -47,4 +47,43 @@ fn bone_frames(clip_index: u32, t: f32, interpolate: bool) -> BoneFrames {
 // Joint `j` between the two rows of `f`.
 fn bone_frames_joint(f: BoneFrames, j: u32) -> mat3x4<f32> {
     return bone_joint(f.row0, j) * (1.0 - f.w) + bone_joint(f.row1, j) * f.w;
+}
+
+// The blended joint matrix of vertex `sv` for clip `clip_index` at clip
+// time `t`: the lerp of the two neighbouring baked palettes (or the nearest
+// when not interpolating).
+fn bone_matrix(sv: SkinVertex, clip_index: u32, t: f32, interpolate: bool, joints: u32) -> mat3x4<f32> {
+    let f = bone_frames(clip_index, t, interpolate);
+    var m = mat3x4<f32>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
+    for (var k = 0u; k < 4u; k++) {
+        m += bone_frames_joint(f, skin_joint(sv, k, joints)) * sv.weights[k];
+    }
+    return m;
+}
+
+// Vertex `v` of clip `clip_index` at clip time `t`.
+fn bone_vertex(v: u32, clip_index: u32, t: f32, interpolate: bool) -> VatSample {
+    let sv = skin_vertices[v];
+    let joints = textureDimensions(bone_texture).x / 3u;
+    return skin_apply(sv, bone_matrix(sv, clip_index, t, interpolate, joints));
+}
+
+// The crossfade: the two clips' interpolated matrices blended by `weight`.
+fn bone_vertex_blend(
+    v: u32,
+    previous: u32,
+    previous_time: f32,
+    clip: u32,
+    time: f32,
+    weight: f32,
+    interpolate: bool,
+) -> VatSample {
+    let sv = skin_vertices[v];
+    let joints = textureDimensions(bone_texture).x / 3u;
+    let current = bone_matrix(sv, clip, time, interpolate, joints);
+    if weight >= 1.0 {
+        return skin_apply(sv, current);
+    }
+    let before = bone_matrix(sv, previous, previous_time, interpolate, joints);
+    return skin_apply(sv, before * (1.0 - weight) + current * weight);
 }

@@ -50,7 +50,41 @@ struct Frame {
     lod_tint: u32,
     // The viewport's height in pixels.
     viewport_height: f32,
+    // The velocity target's cameras: this frame's without the TAA jitter
+    // (`view_proj` has it), and the previous frame's (also unjittered;
+    // this frame's after a cut).
+    motion_view_proj: mat4x4<f32>,
+    previous_view_proj: mat4x4<f32>,
+    // The previous frame's scene time, split as time_hi + time_lo (this
+    // frame's after a time jump: no motion, never a smear).
+    previous_time_hi: f32,
+    previous_time_lo: f32,
+    // The TAA jitter of `view_proj`, in pixels.
+    jitter: vec2<f32>,
+    // 1 = the scene pass writes the velocity target.
+    velocity: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
 };
+
+// What a scene pipeline writes with the velocity target.
+struct SceneOut {
+    @location(0) color: vec4<f32>,
+    @location(1) velocity: vec2<f32>,
+};
+
+// A point's motion on screen from the previous frame to this one, from its
+// clip positions in both frames' unjittered clip spaces: in UV units (x to
+// the right, y down; multiply by the target's size for pixels). The twin
+// of `render::motion::screen_motion`.
+fn screen_motion(now: vec4<f32>, before: vec4<f32>) -> vec2<f32> {
+    if abs(now.w) < 1e-6 || abs(before.w) < 1e-6 {
+        return vec2<f32>(0.0);
+    }
+    let d = now.xy / now.w - before.xy / before.w;
+    return vec2<f32>(0.5 * d.x, -0.5 * d.y);
+}
 
 // A read-only storage buffer, not a uniform buffer: lavapipe (Mesa 22.x)
 // "inlines" uniform-buffer values that branches depend on (frame.behaviour,

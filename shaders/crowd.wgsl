@@ -43,6 +43,11 @@ struct VertexOut {
     @location(2) uv: vec2<f32>,
     @location(3) color: vec4<f32>,
     @location(4) @interpolate(flat) texture_layer: i32,
+    // Where the point is this frame and was last frame, in the unjittered
+    // clip spaces of both cameras (the velocity target, `screen_motion`);
+    // zero when `frame.velocity` is 0.
+    @location(5) motion_now: vec4<f32>,
+    @location(6) motion_before: vec4<f32>,
 };
 
 struct Placement {
@@ -105,47 +110,75 @@ fn place(inst: Instance, dist: f32) -> Placement {
     return p;
 }
 
-// Clip time of an instance (seconds, before wrapping). Clip time and ground
-// distance scale together, so feet do not slide.
-fn instance_clip_time(inst: Instance, clip: VatClip) -> f32 {
-    return clip_time(inst, clip.duration, frame.playback * inst.speed, 1.0);
+// A scene time, split as the frame carries it (`time_hi + time_lo`): this
+// frame's, or the previous frame's for the velocity target.
+struct SceneClock {
+    hi: f32,
+    lo: f32,
+};
+
+fn frame_clock() -> SceneClock {
+    return SceneClock(frame.time_hi, frame.time_lo);
+}
+
+fn previous_clock() -> SceneClock {
+    return SceneClock(frame.previous_time_hi, frame.previous_time_lo);
+}
+
+// Clip time of an instance (seconds, before wrapping) at `at`. Clip time
+// and ground distance scale together, so feet do not slide.
+fn instance_clip_time(inst: Instance, clip: VatClip, at: SceneClock) -> f32 {
+    return clip_time(inst, clip.duration, frame.playback * inst.speed, 1.0, at);
 }
 
 // The one clip-time formula: `num / den` seconds of clip per second of
 // scene time, plus the instance's offset into a clip `duration` long (the
-// twin of `crowd::clip_time::clip_time`). From 256 s on (time_hi > 0) the
-// time's part is reduced modulo the clip by `scene_cycles`, keeping one
-// duration past the end (or before the start) so clips that clamp still do.
-fn clip_time(inst: Instance, duration: f32, num: f32, den: f32) -> f32 {
+// twin of `crowd::clip_time::clip_time`), at scene time `at`. From 256 s on
+// (hi > 0) the time's part is reduced modulo the clip by `scene_cycles`,
+// keeping one duration past the end (or before the start) so clips that
+// clamp still do.
+fn clip_time(inst: Instance, duration: f32, num: f32, den: f32, at: SceneClock) -> f32 {
     let rate = num / den;
     let offset = inst.time_offset * frame.spread * duration;
-    if frame.time_hi == 0.0 || !(duration > 0.0) {
-        return frame.time_lo * rate + offset;
+    if at.hi == 0.0 || !(duration > 0.0) {
+        return at.lo * rate + offset;
     }
-    let whole = frame.time_hi * rate + frame.time_lo * rate;
+    let whole = at.hi * rate + at.lo * rate;
     let laps = clamp(floor(whole / duration), -1.0, 1.0);
-    let cycles = scene_cycles(frame.time_hi, frame.time_lo, num, den * duration);
+    let cycles = scene_cycles(at.hi, at.lo, num, den * duration);
     return cycles * duration + laps * duration + offset;
 }
 
 // Where an instance is with behaviour off: on its loop, having covered the
 // distance its clip's ground speed gives (from 256 s on, reduced modulo
-// the loop's length by `scene_cycles`).
-fn loop_placement(inst: Instance, clip: VatClip) -> Placement {
+// the loop's length by `scene_cycles`), at scene time `at`.
+fn loop_placement(inst: Instance, clip: VatClip, at: SceneClock) -> Placement {
     let rate = frame.playback * inst.speed;
-    if frame.time_hi == 0.0 {
-        return place(inst, frame.time_lo * rate * clip.ground_speed * frame.stride * inst.scale);
+    if at.hi == 0.0 {
+        return place(inst, at.lo * rate * clip.ground_speed * frame.stride * inst.scale);
     }
     let lap = 6.2831855 * loop_radius(inst);
     let speed = rate * clip.ground_speed * frame.stride * inst.scale;
-    return place(inst, scene_cycles(frame.time_hi, frame.time_lo, speed, lap) * lap);
+    return place(inst, scene_cycles(at.hi, at.lo, speed, lap) * lap);
 }
 
-// Places a posed vertex (model space) in the world and fills the outputs.
-fn finish_vertex(in: VertexIn, inst: Instance, p: Placement, s: VatSample) -> VertexOut {
+// The placement's rotation (model axes in the world).
+fn placement_basis(p: Placement) -> mat3x3<f32> {
     let right = normalize(cross(p.up, p.forward));
     let up = cross(p.forward, right);
-    let m = mat3x3<f32>(right, up, p.forward);
+    return mat3x3<f32>(right, up, p.forward);
+}
+
+// A posed vertex (model space) placed in the world.
+fn placed_position(inst: Instance, p: Placement, s: VatSample) -> vec3<f32> {
+    return p.origin + placement_basis(p) * (s.position * inst.scale);
+}
+
+// Places a posed vertex (model space) in the world and fills the outputs
+// (the motion ones with this frame's position: `vs_main` sets the
+// previous one when the frame writes velocity).
+fn finish_vertex(in: VertexIn, inst: Instance, p: Placement, s: VatSample) -> VertexOut {
+    let m = placement_basis(p);
     let world = p.origin + m * (s.position * inst.scale);
     var out: VertexOut;
     out.clip_pos = frame.view_proj * vec4<f32>(world, 1.0);
@@ -154,11 +187,23 @@ fn finish_vertex(in: VertexIn, inst: Instance, p: Placement, s: VatSample) -> Ve
     out.uv = in.uv;
     out.color = in.color * unpack_tint(inst.tint);
     out.texture_layer = in.texture_layer;
+    out.motion_now = frame.motion_view_proj * vec4<f32>(world, 1.0);
+    out.motion_before = out.motion_now;
     return out;
 }
 
 @fragment
 fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    return crowd_color(in, front);
+}
+
+// With the velocity target (`render::Targets::velocity`).
+@fragment
+fn fs_velocity(in: VertexOut, @builtin(front_facing) front: bool) -> SceneOut {
+    return SceneOut(crowd_color(in, front), screen_motion(in.motion_now, in.motion_before));
+}
+
+fn crowd_color(in: VertexOut, front: bool) -> vec4<f32> {
     let layer = max(in.texture_layer, 0);
     let texel = textureSample(base_color_tex, base_color_sampler, in.uv, layer);
     var albedo = in.color.rgb;

@@ -3,6 +3,9 @@
 // weight) and asks the technique's pose hook for the vertex in model space.
 // Each technique's file under techniques/ defines
 //     fn pose(vertex: u32, instance: u32, anim: AnimState) -> VatSample
+//     fn previous_pose(vertex: u32, instance: u32, before: AnimState,
+//                      now: AnimState) -> VatSample
+// (the vertex when the previous frame was drawn, for the velocity target),
 // and the crowd module of a technique is this file plus that one.
 // requires: crowd behaviour shadow
 
@@ -57,10 +60,27 @@ fn crowd_vertex(in: VertexIn, e: CrowdEntry) -> VertexOut {
     return finish_vertex(in, inst, a.place, pose(in.vertex, e.index, a));
 }
 
+// The vertex where the previous frame drew it, in that frame's unjittered
+// clip space: the previous state (`previous_anim_state`), the technique's
+// previous pose, the previous camera.
+fn crowd_vertex_before(in: VertexIn, e: CrowdEntry, now: AnimState) -> vec4<f32> {
+    let inst = instances[e.index];
+    var before = previous_anim_state(e.index, inst);
+    before.nearest = e.nearest;
+    let s = previous_pose(in.vertex, e.index, before, now);
+    return frame.previous_view_proj * vec4<f32>(placed_position(inst, before.place, s), 1.0);
+}
+
 @vertex
 fn vs_main(in: VertexIn) -> VertexOut {
     let e = crowd_entry(in.instance);
-    var out = crowd_vertex(in, e);
+    let inst = instances[e.index];
+    var a = anim_state(e.index, inst);
+    a.nearest = e.nearest;
+    var out = finish_vertex(in, inst, a.place, pose(in.vertex, e.index, a));
+    if frame.velocity != 0u {
+        out.motion_before = crowd_vertex_before(in, e, a);
+    }
     if frame.lod_tint != 0u {
         out.color = vec4<f32>(mix(vec3<f32>(0.85), lod_tint(e.level).rgb, 0.85), 1.0);
     }

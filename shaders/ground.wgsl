@@ -41,6 +41,19 @@ fn value_noise(p: vec2<f32>) -> f32 {
 
 @fragment
 fn fs_main(in: GroundOut) -> @location(0) vec4<f32> {
+    return ground_color(in);
+}
+
+// With the velocity target: the ground stands still, so its motion is the
+// cameras' alone, from the point itself.
+@fragment
+fn fs_velocity(in: GroundOut) -> SceneOut {
+    let p = vec4<f32>(in.world_pos, 1.0);
+    let motion = screen_motion(frame.motion_view_proj * p, frame.previous_view_proj * p);
+    return SceneOut(ground_color(in), motion);
+}
+
+fn ground_color(in: GroundOut) -> vec4<f32> {
     let size = max(frame.model_size, 1e-3);
     let p = in.world_pos.xz / size;
     let n = value_noise(p * 0.35) * 0.55 + value_noise(p * 1.7) * 0.3 + value_noise(p * 6.0) * 0.15;

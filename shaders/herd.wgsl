@@ -28,6 +28,12 @@ struct HerdTable {
     // GPU only sees times and distances relative to the table.
     time: f32,
     laps: u32,
+    // The previous frame's herd time, counted as `time` is (the velocity
+    // target's previous pose).
+    previous_time: f32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
 };
 
 @group(2) @binding(3) var<uniform> herd: HerdTable;

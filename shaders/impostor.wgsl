@@ -38,6 +38,10 @@ struct ImpostorOut {
     @location(7) @interpolate(flat) axis_y: vec3<f32>,
     @location(8) @interpolate(flat) axis_z: vec3<f32>,
     @location(9) @interpolate(flat) tint: vec4<f32>,
+    // Where the instance's centre was when the previous frame was drawn,
+    // less where it is (the velocity target: the impostor is a flipbook,
+    // its points move with its centre); zero when `frame.velocity` is 0.
+    @location(10) @interpolate(flat) shift: vec3<f32>,
 };
 
 fn impostor_layer(clip: u32, t: f32) -> u32 {
@@ -52,9 +56,9 @@ fn impostor_vertex(corner: u32, instance: u32, from_sun: bool) -> ImpostorOut {
     let inst = instances[index];
     let a = anim_state(index, inst);
     let p = a.place;
-    let right = normalize(cross(p.up, p.forward));
-    let up = cross(p.forward, right);
-    let m = mat3x3<f32>(right, up, p.forward);
+    let m = placement_basis(p);
+    let right = m[0];
+    let up = m[1];
     let centre = p.origin + m * (atlas.sphere.xyz * inst.scale);
     var view = normalize(frame.camera_pos.xyz - centre);
     if from_sun {
@@ -100,6 +104,11 @@ fn impostor_vertex(corner: u32, instance: u32, from_sun: bool) -> ImpostorOut {
     out.axis_y = up;
     out.axis_z = p.forward;
     out.tint = unpack_tint(inst.tint);
+    out.shift = vec3<f32>(0.0);
+    if frame.velocity != 0u && !from_sun {
+        let before = previous_anim_state(index, inst).place;
+        out.shift = before.origin + placement_basis(before) * (atlas.sphere.xyz * inst.scale) - centre;
+    }
     if from_sun {
         // A caster needs no tint; its slot carries how the cascade's depth
         // changes per world unit towards the sun (constant: orthographic),
@@ -169,8 +178,35 @@ fn atlas_surface(in: ImpostorOut, normal_depth: vec4<f32>, coverage: f32) -> vec
     return in.world_pos + in.view * t;
 }
 
+// With the velocity target (`render::Targets::velocity`).
+struct ImpostorVelocityFragment {
+    @location(0) color: vec4<f32>,
+    @location(1) velocity: vec2<f32>,
+    @builtin(frag_depth) depth: f32,
+};
+
 @fragment
 fn fs_impostor(in: ImpostorOut) -> ImpostorFragment {
+    let s = impostor_shade(in);
+    return ImpostorFragment(s.color, s.depth);
+}
+
+@fragment
+fn fs_impostor_velocity(in: ImpostorOut) -> ImpostorVelocityFragment {
+    let s = impostor_shade(in);
+    let now = frame.motion_view_proj * vec4<f32>(s.world, 1.0);
+    let before = frame.previous_view_proj * vec4<f32>(s.world + in.shift, 1.0);
+    return ImpostorVelocityFragment(s.color, screen_motion(now, before), s.depth);
+}
+
+struct ImpostorShade {
+    color: vec4<f32>,
+    depth: f32,
+    // The surface point the texel shows (world).
+    world: vec3<f32>,
+};
+
+fn impostor_shade(in: ImpostorOut) -> ImpostorShade {
     let texels = atlas_texels(in);
     let c = texels.color;
     let nd = texels.normal_depth;
@@ -192,9 +228,10 @@ fn fs_impostor(in: ImpostorOut) -> ImpostorFragment {
     }
     let sun = sun_shadow(world, n);
     let lit = shadow_tint(shade(shaded, n, world, sun.visibility), sun);
-    var out: ImpostorFragment;
+    var out: ImpostorShade;
     out.color = vec4<f32>(apply_fog(lit, world), coverage);
     out.depth = clamp(clip.z / clip.w, 0.0, 1.0);
+    out.world = world;
     return out;
 }
 

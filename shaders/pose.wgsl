@@ -27,8 +27,10 @@ struct VatSample {
 struct SkinInfo {
     joints: u32,
     vertices: u32,
-    _pad0: u32,
-    _pad1: u32,
+    // Instances whose previous pose the technique kept (live and compute
+    // skinning's palettes, CPU skinning's vertices): the velocity target.
+    previous: u32,
+    _pad: u32,
 };
 
 @group(1) @binding(2) var<storage, read> vat_clips: array<VatClip>;

@@ -17,10 +17,22 @@ fn vs_main(@builtin(vertex_index) i: u32) -> SkyOut {
     return out;
 }
 
-@fragment
-fn fs_main(in: SkyOut) -> @location(0) vec4<f32> {
+fn sky_dir(in: SkyOut) -> vec3<f32> {
     let far = frame.inv_view_proj * vec4<f32>(in.ndc, 1.0, 1.0);
     let near = frame.inv_view_proj * vec4<f32>(in.ndc, 0.0, 1.0);
-    let dir = far.xyz / far.w - near.xyz / near.w;
-    return vec4<f32>(sky_color(dir), 1.0);
+    return far.xyz / far.w - near.xyz / near.w;
+}
+
+@fragment
+fn fs_main(in: SkyOut) -> @location(0) vec4<f32> {
+    return vec4<f32>(sky_color(sky_dir(in)), 1.0);
+}
+
+// With the velocity target: the sky is infinitely far, so only the
+// cameras' turn moves it (a direction, w = 0, through both).
+@fragment
+fn fs_velocity(in: SkyOut) -> SceneOut {
+    let d = vec4<f32>(normalize(sky_dir(in)), 0.0);
+    let motion = screen_motion(frame.motion_view_proj * d, frame.previous_view_proj * d);
+    return SceneOut(vec4<f32>(sky_color(d.xyz), 1.0), motion);
 }

@@ -114,6 +114,31 @@ impl CullArgs {
     }
 }
 
+/// Anti-aliasing flags, shared by the viewer and `bench`.
+#[derive(clap::Args, Clone, Copy, Debug, Default, PartialEq)]
+pub struct AaArgs {
+    /// Anti-aliasing: msaa (4x multisampling), taa (temporal: a jittered
+    /// frame blended with the history reprojected by the motion vectors)
+    /// or off. A --screenshot with taa is the frame after 16 paused ones
+    /// (the picture the viewer settles on when paused).
+    #[arg(long, default_value = "msaa", value_parser = crate::crowd::motion::Aa::parse)]
+    pub aa: crate::crowd::motion::Aa,
+    /// Draw each pixel's motion since the previous frame over the picture
+    /// (the velocity target's debug view: hue = direction, brightness =
+    /// length, full at 8 pixels).
+    #[arg(long)]
+    pub motion_view: bool,
+}
+
+impl AaArgs {
+    pub fn targets(&self) -> crate::render::targets::TargetOptions {
+        crate::render::targets::TargetOptions {
+            aa: self.aa,
+            velocity: self.motion_view,
+        }
+    }
+}
+
 /// Sun-shadow flags, shared by the viewer and `bench`.
 #[derive(clap::Args, Clone, Copy, Debug, PartialEq)]
 pub struct ShadowArgs {

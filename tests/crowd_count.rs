@@ -38,6 +38,7 @@ fn count_changes_live() {
         lod_chain: None,
         impostor: None,
         shadows: Default::default(),
+        targets: Default::default(),
     };
     let mut view = Headless::new(gpu.clone(), &model, &vat, &config).expect("renderer");
     let settings = FrameSettings {

@@ -39,6 +39,7 @@ fn config(count: u32, behaviour: bool) -> RendererConfig {
         lod_chain: None,
         impostor: None,
         shadows: Default::default(),
+        targets: Default::default(),
     }
 }
 

@@ -16,6 +16,8 @@ use stampede::render::gpu_data::{
     SkinInfo, SkinParams, SkinVertex, SkinnedVertex, StaticVertex, VatClipGpu, VatPackingGpu,
 };
 use stampede::render::impostor::BakeLayerGpu;
+use stampede::render::post::motion_view::MotionViewUniform;
+use stampede::render::post::taa::TaaUniform;
 use stampede::render::{TechniqueKind, shaders};
 use wgpu::naga;
 
@@ -81,6 +83,13 @@ fn rust_mirrors_match_their_wgsl_structs() {
                 culled,
                 lod_tint,
                 viewport_height,
+                motion_view_proj,
+                previous_view_proj,
+                previous_time_hi,
+                previous_time_lo,
+                jitter,
+                velocity,
+                _pad,
             }),
         ),
         ("Instance", &crowd, instance_layout()),
@@ -115,6 +124,7 @@ fn rust_mirrors_match_their_wgsl_structs() {
             rust_layout!(SkinInfo {
                 joints,
                 vertices,
+                previous,
                 _pad
             }),
         ),
@@ -148,6 +158,8 @@ fn rust_mirrors_match_their_wgsl_structs() {
                 spacing,
                 time,
                 laps,
+                previous_time,
+                _pad,
             }),
         ),
         (
@@ -300,6 +312,27 @@ fn rust_mirrors_match_their_wgsl_structs() {
             _pad,
         }),
         &wgsl_layout(&pyramid, "PyramidStep"),
+    ));
+    let taa = shaders::TAA.source().expect("composes");
+    problems.extend(compare(
+        "TaaParams",
+        &rust_layout!(TaaUniform {
+            viewport,
+            size,
+            blend,
+            frames
+        }),
+        &wgsl_layout(&taa, "TaaParams"),
+    ));
+    let motion_view = shaders::MOTION_VIEW.source().expect("composes");
+    problems.extend(compare(
+        "MotionViewParams",
+        &rust_layout!(MotionViewUniform {
+            viewport,
+            full_px,
+            _pad
+        }),
+        &wgsl_layout(&motion_view, "MotionViewParams"),
     ));
     let pyramid_view = shaders::PYRAMID_VIEW.source().expect("composes");
     problems.extend(compare(

@@ -36,6 +36,7 @@ fn setup() -> Option<(Headless, String, u32, f32)> {
         lod_chain: None,
         impostor: None,
         shadows: Default::default(),
+        targets: Default::default(),
     };
     let fps = vat.clips[0].fps;
     let view = Headless::new(gpu, &model, &vat, &config).expect("renderer builds");

@@ -68,6 +68,7 @@ fn memory_stays_flat_over_many_frames() {
         lod_chain: None,
         impostor: None,
         shadows: Default::default(),
+        targets: Default::default(),
     };
     let mut view = Headless::new(gpu, &model, &vat, &config).expect("renderer");
     let mut frame = 0u32;

@@ -48,3 +48,10 @@ fn cs_skin_bone_palettes(
         write_joint(base + j, bone_frames_joint(bone_frames(a.clip, a.time, interpolate), j));
     }
 }
+
+// The velocity target's previous pose: this frame's (the placement and the
+// cameras move; the limbs' own motion is not kept: the palettes this pass
+// made last frame cover only what was drawn then).
+fn previous_pose(vertex: u32, instance: u32, before: AnimState, now: AnimState) -> VatSample {
+    return pose(vertex, instance, now);
+}

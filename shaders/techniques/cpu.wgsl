@@ -18,3 +18,16 @@ fn cpu_vertex(v: u32, instance: u32) -> VatSample {
 fn pose(vertex: u32, instance: u32, a: AnimState) -> VatSample {
     return cpu_vertex(vertex, instance);
 }
+
+// The previous frame's vertices (kept for instances below
+// `skin_info.previous`; newer ones have none: this frame's).
+@group(1) @binding(12) var<storage, read> previous_cpu_positions: array<f32>;
+
+fn previous_pose(vertex: u32, instance: u32, before: AnimState, now: AnimState) -> VatSample {
+    var s = cpu_vertex(vertex, instance);
+    if instance < skin_info.previous {
+        let i = 3u * (instance * skin_info.vertices + vertex);
+        s.position = vec3<f32>(previous_cpu_positions[i], previous_cpu_positions[i + 1u], previous_cpu_positions[i + 2u]);
+    }
+    return s;
+}

@@ -15,3 +15,8 @@ fn static_vertex(v: u32) -> VatSample {
 fn pose(vertex: u32, instance: u32, a: AnimState) -> VatSample {
     return static_vertex(vertex);
 }
+
+// One pose for ever: only the placement moves.
+fn previous_pose(vertex: u32, instance: u32, before: AnimState, now: AnimState) -> VatSample {
+    return static_vertex(vertex);
+}

@@ -13,3 +13,8 @@ fn pose(vertex: u32, instance: u32, a: AnimState) -> VatSample {
         frame.interpolate != 0u && !a.nearest,
     );
 }
+
+// The baked texture at the previous frame's clip times: exact.
+fn previous_pose(vertex: u32, instance: u32, before: AnimState, now: AnimState) -> VatSample {
+    return pose(vertex, instance, before);
+}

@@ -64,6 +64,8 @@ pub struct ViewerArgs {
     pub cull: crate::cli::CullArgs,
     #[command(flatten)]
     pub shadows: crate::cli::ShadowArgs,
+    #[command(flatten)]
+    pub aa: crate::cli::AaArgs,
     /// Ground (the herd), air (the flock), or auto: the bird and any model
     /// with a fly/flap/glide/soar clip fly, the rest walk.
     #[arg(long, value_enum, default_value_t = MotionChoice::Auto)]
@@ -126,6 +128,7 @@ impl Default for ViewerArgs {
             behaviour: OnOff::On,
             cull: crate::cli::CullArgs::default(),
             shadows: crate::cli::ShadowArgs::default(),
+            aa: crate::cli::AaArgs::default(),
             crossfade: 0.25,
             motion: MotionChoice::Auto,
             gait_mix: BehaviourSettings::default().mix,

@@ -77,8 +77,10 @@ fn screenshot_headless(args: &ViewerArgs, count: u32) -> anyhow::Result<()> {
     config.behaviour = args.behaviour_settings();
     config.cull = args.cull.settings();
     config.shadows = args.shadows.settings();
+    config.targets = args.aa.targets();
     let mut view = Headless::new(gpu, &prepared.model, &prepared.vat, &config)?;
     view.renderer.set_technique(args.technique)?;
+    view.renderer.post.show_motion = args.aa.motion_view;
     let settings = FrameSettings {
         time: args.time,
         clip: prepared.clip,
@@ -115,6 +117,22 @@ fn screenshot_headless(args: &ViewerArgs, count: u32) -> anyhow::Result<()> {
         for _ in 0..2 {
             view.draw_frame(&settings)?;
         }
+    }
+    // TAA's picture is the history's: the frame after a jitter cycle
+    // paused at the time (the motion view, a frame's step before it).
+    let settled = if args.aa.aa == crate::crowd::motion::Aa::Taa {
+        crate::crowd::motion::JITTER_FRAMES
+    } else {
+        0
+    };
+    for _ in 0..settled {
+        view.draw_frame(&settings)?;
+    }
+    if args.aa.motion_view {
+        view.draw_frame(&FrameSettings {
+            time: settings.time - 1.0 / 60.0,
+            ..settings
+        })?;
     }
     let image = view.render(&settings)?;
     image.save_png(&path)?;

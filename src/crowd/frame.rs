@@ -51,8 +51,22 @@ pub struct FrameUniform {
     /// The viewport's height in pixels (what a pixel is, for the
     /// impostors' texture footprint).
     pub viewport_height: f32,
+    /// The velocity target's cameras: this frame's without the TAA jitter
+    /// (`view_proj` has it) and the previous frame's (unjittered too; this
+    /// frame's after a cut).
+    pub motion_view_proj: [[f32; 4]; 4],
+    pub previous_view_proj: [[f32; 4]; 4],
+    /// The previous frame's scene time, split as `time_hi + time_lo` (this
+    /// frame's after a time jump: no motion rather than a smear).
+    pub previous_time_hi: f32,
+    pub previous_time_lo: f32,
+    /// The TAA jitter of `view_proj`, in pixels.
+    pub jitter: [f32; 2],
+    /// 1 = the scene pass writes the velocity target.
+    pub velocity: u32,
+    pub _pad: [u32; 3],
 }
-const _: () = assert!(std::mem::size_of::<FrameUniform>() == 320);
+const _: () = assert!(std::mem::size_of::<FrameUniform>() == 480);
 
 /// `FrameUniform::clip` value meaning "each instance plays its own clip".
 pub const CLIP_MIXED: u32 = u32::MAX;
@@ -153,5 +167,14 @@ pub fn frame_uniform(
         culled: 0,
         lod_tint: 0,
         viewport_height: 1.0,
+        // The renderer sets these from its previous frame (no motion until
+        // then).
+        motion_view_proj: view_proj.to_cols_array_2d(),
+        previous_view_proj: view_proj.to_cols_array_2d(),
+        previous_time_hi: time_hi,
+        previous_time_lo: time_lo,
+        jitter: [0.0; 2],
+        velocity: 0,
+        _pad: [0; 3],
     }
 }

@@ -12,6 +12,7 @@ pub mod flock;
 pub mod frame;
 pub mod herd;
 pub mod instance;
+pub mod motion;
 pub mod occlusion;
 pub mod parity;
 pub mod placement;

@@ -44,6 +44,10 @@ pub struct Behaviour {
     path_buffer: wgpu::Buffer,
     flock: Option<FlockSim>,
     placeholder_boids: wgpu::Buffer,
+    /// The flock as the previous frame drew it (the velocity target's
+    /// previous pose), copied on the GPU before the frame's steps; grows
+    /// with the flock.
+    previous_boids: wgpu::Buffer,
     /// Flock steps taken since the seeded state.
     flock_steps: u64,
     /// Bumped whenever a bound buffer is replaced.
@@ -109,6 +113,11 @@ impl Behaviour {
                 std::mem::size_of::<Boid>() as u64,
                 wgpu::BufferUsages::STORAGE,
             ),
+            previous_boids: buffer(
+                "previous flock",
+                std::mem::size_of::<Boid>() as u64,
+                wgpu::BufferUsages::STORAGE,
+            ),
             flock_steps: 0,
             generation: 0,
             active: false,
@@ -169,7 +178,9 @@ impl Behaviour {
     /// Per-frame work, before the frame's render pass: writes the herd
     /// table, or records the flock steps that bring it to scene time `time`
     /// (seconds, f64: the CPU's own, not the frame's split f32s), and fills
-    /// the behaviour fields of `frame`.
+    /// the behaviour fields of `frame`. `previous` is the previous frame's
+    /// scene time (`None` after a time jump: the previous pose is then this
+    /// frame's).
     pub fn update(
         &mut self,
         device: &wgpu::Device,
@@ -177,6 +188,7 @@ impl Behaviour {
         encoder: &mut wgpu::CommandEncoder,
         frame: &mut FrameUniform,
         time: f64,
+        previous: Option<f64>,
     ) {
         frame.fade = self.settings.fade;
         self.active = self.settings.enabled && self.kind != BehaviourKind::None;
@@ -190,7 +202,10 @@ impl Behaviour {
             BehaviourKind::Herd(clips) => {
                 let t = time * frame.playback as f64;
                 let herd = self.herd_for(queue, clips, count);
-                let table = herd.table(t);
+                let mut table = herd.table(t);
+                if let Some(before) = previous {
+                    table.previous_time = table.local_time(before * frame.playback as f64);
+                }
                 // The herd roams a path wider than the ring track: the field
                 // (and its fog) is sized for the path.
                 frame.field_radius = herd.path.radius * 1.25;
@@ -204,7 +219,7 @@ impl Behaviour {
                 // Birds are watched against the sky from nearby: a quarter
                 // of the ground's fog keeps them dark silhouettes.
                 frame.fog[0] *= 0.25;
-                self.step_flock(device, queue, encoder, time, count);
+                self.step_flock(device, queue, encoder, time, previous.is_some(), count);
             }
         }
     }
@@ -215,9 +230,20 @@ impl Behaviour {
         queue: &wgpu::Queue,
         encoder: &mut wgpu::CommandEncoder,
         time: f64,
+        continuous: bool,
         count: u32,
     ) {
         let params = self.flock_params(count);
+        let bytes = count as u64 * std::mem::size_of::<Boid>() as u64;
+        if self.previous_boids.size() < bytes {
+            self.previous_boids = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("previous flock"),
+                size: bytes.next_power_of_two(),
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            self.generation += 1;
+        }
         let sim = match &mut self.flock {
             Some(sim) => {
                 let before = sim.generation;
@@ -252,7 +278,15 @@ impl Behaviour {
             Some(max) => needed.min(max as u64),
             None => needed,
         };
+        // The state the previous frame drew, before this frame's steps
+        // (after them, after a time jump: no motion).
+        if continuous {
+            encoder.copy_buffer_to_buffer(sim.state(), 0, &self.previous_boids, 0, bytes);
+        }
         sim.step(queue, encoder, FLOCK_STEP_S, steps as u32);
+        if !continuous {
+            encoder.copy_buffer_to_buffer(sim.state(), 0, &self.previous_boids, 0, bytes);
+        }
         // Steps a slow frame could not catch up are dropped, not owed.
         self.flock_steps = target;
     }
@@ -313,14 +347,19 @@ impl Behaviour {
         self.generation * 2 + flip
     }
 
-    /// The buffers bound at group 2, bindings 3 (herd table), 4 (herd path)
-    /// and 5 (flock state).
-    pub fn buffers(&self) -> [&wgpu::Buffer; 3] {
+    /// The buffers bound at group 2, bindings 3 (herd table), 4 (herd path),
+    /// 5 (flock state) and 6 (the flock's previous state).
+    pub fn buffers(&self) -> [&wgpu::Buffer; 4] {
         let boids = self
             .flock
             .as_ref()
             .map_or(&self.placeholder_boids, |f| f.state());
-        [&self.table_buffer, &self.path_buffer, boids]
+        [
+            &self.table_buffer,
+            &self.path_buffer,
+            boids,
+            &self.previous_boids,
+        ]
     }
 
     /// Bytes of the behaviour's own GPU resources.
@@ -328,6 +367,7 @@ impl Behaviour {
         self.table_buffer.size()
             + self.path_buffer.size()
             + self.placeholder_boids.size()
+            + self.previous_boids.size()
             + self.flock.as_ref().map_or(0, FlockSim::gpu_memory_bytes)
     }
 }

@@ -76,7 +76,10 @@ const _: () = assert!(std::mem::size_of::<SkinVertex>() == 48);
 pub struct SkinInfo {
     pub joints: u32,
     pub vertices: u32,
-    pub _pad: [u32; 2],
+    /// Instances whose previous pose the technique kept (the velocity
+    /// target's `previous_pose` reads it below this).
+    pub previous: u32,
+    pub _pad: u32,
 }
 const _: () = assert!(std::mem::size_of::<SkinInfo>() == 16);
 

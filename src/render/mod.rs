@@ -18,6 +18,7 @@ pub mod model_gpu;
 pub mod offscreen;
 mod passes;
 pub mod pipeline;
+pub mod post;
 pub mod scene;
 pub mod shaders;
 pub mod shadow;
@@ -101,6 +102,8 @@ pub struct RendererConfig {
     pub impostor: Option<Arc<crate::impostor::AtlasLayout>>,
     /// The sun's shadows.
     pub shadows: crate::crowd::shadow::ShadowSettings,
+    /// Anti-aliasing and the velocity target.
+    pub targets: targets::TargetOptions,
 }
 
 impl RendererConfig {
@@ -127,6 +130,7 @@ impl RendererConfig {
             lod_chain: Some(loaded.lod.clone()),
             impostor: Some(loaded.impostor.clone()),
             shadows: Default::default(),
+            targets: Default::default(),
         }
     }
 }
@@ -180,6 +184,10 @@ pub struct Renderer {
     /// Occlusion culling's debug view of its depth pyramid (made when
     /// first shown).
     pyramid_view: Option<cull::pyramid_view::PyramidView>,
+    /// The previous frame's time and camera (the velocity target, TAA).
+    motion: crate::crowd::motion::MotionHistory,
+    /// TAA's resolve and the motion view.
+    pub post: post::Post,
 }
 
 impl Renderer {
@@ -215,7 +223,13 @@ impl Renderer {
             });
         }
         let device = &gpu.device;
-        let targets = Targets::new(&gpu, config.format, config.width, config.height);
+        let targets = Targets::with_options(
+            &gpu,
+            config.format,
+            config.width,
+            config.height,
+            config.targets,
+        );
         let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("frame data"),
             size: std::mem::size_of::<FrameUniform>() as u64,
@@ -316,6 +330,8 @@ impl Renderer {
             view_left: 0,
             last_frame: None,
             pyramid_view: None,
+            motion: Default::default(),
+            post: Default::default(),
             gpu,
         })
     }
@@ -343,19 +359,7 @@ impl Renderer {
         if self.technique.kind() == kind {
             return Ok(());
         }
-        let ctx = BuildContext {
-            device: &self.gpu.device,
-            queue: &self.gpu.queue,
-            caps: &self.gpu.caps,
-            model: &self.model_cpu,
-            vat: &self.vat,
-            clip_table: &self.clip_table,
-            model_gpu: &self.model,
-            targets: &self.targets,
-            frame_layout: &self.frame_layout,
-            visible_layout: self.culler.draw_layout(),
-            lod: &self.lod,
-        };
+        let ctx = self.build_context();
         // A placeholder-free swap: build the new one, then drop the old.
         // Dropping first would leave nothing to draw if the build failed.
         match kind.build(&ctx) {
@@ -472,5 +476,71 @@ impl Renderer {
 
     pub fn resize(&mut self, width: u32, height: u32) {
         self.targets.resize(&self.gpu.device, width, height);
+    }
+
+    /// Changes the anti-aliasing or the velocity target: the targets and
+    /// every pipeline drawing into them are made again (the technique, the
+    /// ground and sky, the impostors' draw; not the atlas), and TAA's
+    /// history starts again.
+    pub fn set_target_options(
+        &mut self,
+        options: targets::TargetOptions,
+    ) -> Result<(), RenderError> {
+        if options == self.targets.options {
+            return Ok(());
+        }
+        let generation = self.targets.generation + 1;
+        self.targets = Targets::with_options(
+            &self.gpu,
+            self.targets.format,
+            self.targets.width,
+            self.targets.height,
+            options,
+        );
+        self.targets.generation = generation;
+        let device = &self.gpu.device;
+        self.scene = Scene::new(device, &self.targets, &self.frame_layout);
+        if let Some(old) = self.impostors.take() {
+            self.impostors = Some(impostor::ImpostorPass::new(
+                device,
+                old.atlas.clone(),
+                &self.targets,
+                &self.frame_layout,
+                self.culler.draw_layout(),
+                &techniques::clip_buffer(device, "impostor clip table", &self.clip_table),
+            ));
+        }
+        self.pyramid_view = None;
+        self.post = self.post.fresh();
+        self.motion.cut();
+        let kind = self.technique.kind();
+        let built = kind.build(&self.build_context());
+        match built {
+            Ok(technique) => {
+                self.technique = technique;
+                Ok(())
+            }
+            Err(e) => {
+                self.technique = TechniqueKind::default().build(&self.build_context())?;
+                Err(e)
+            }
+        }
+    }
+
+    /// What a technique is built from.
+    fn build_context(&self) -> BuildContext<'_> {
+        BuildContext {
+            device: &self.gpu.device,
+            queue: &self.gpu.queue,
+            caps: &self.gpu.caps,
+            model: &self.model_cpu,
+            vat: &self.vat,
+            clip_table: &self.clip_table,
+            model_gpu: &self.model,
+            targets: &self.targets,
+            frame_layout: &self.frame_layout,
+            visible_layout: self.culler.draw_layout(),
+            lod: &self.lod,
+        }
     }
 }

@@ -9,6 +9,7 @@
 
 use super::cull::OcclusionCamera;
 use super::{Camera, CrowdPass, CrowdViews, FrameContext, RenderError, Renderer, TechniqueCosts};
+use crate::crowd::motion;
 use crate::crowd::{FrameSettings, FrameUniform, frame_uniform};
 use std::time::Instant;
 
@@ -76,6 +77,7 @@ impl Renderer {
         } else {
             self.scene_pass(encoder, target, &mut frame, ScenePart::Whole);
         }
+        self.post_passes(encoder, target);
         self.finish_frame(encoder, &frame);
         self.gpu.check().map_err(RenderError::from)
     }
@@ -93,8 +95,11 @@ impl Renderer {
         if wants.impostors && wants.lod && count > 0 && !self.hide_crowd {
             self.ensure_impostors()?;
         }
+        let view_proj = camera.view_proj(self.aspect());
+        let (_, width) = self.view_span();
+        let jitter = self.motion.jitter(self.targets.options.aa);
         let mut uniform = frame_uniform(
-            camera.view_proj(self.aspect()),
+            motion::jittered(view_proj, jitter, width, self.targets.height),
             camera.eye(),
             settings,
             &self.layout,
@@ -102,6 +107,13 @@ impl Renderer {
         );
         // Before the shadows' cull, whose casters' levels use it.
         uniform.viewport_height = self.targets.height.max(1) as f32;
+        let previous = self
+            .motion
+            .begin(&mut uniform, view_proj, jitter, settings.time);
+        uniform.velocity = self.targets.has_velocity() as u32;
+        if previous.is_none() {
+            self.post.reset_history();
+        }
         let started = Instant::now();
         self.behaviour.update(
             &self.gpu.device,
@@ -109,6 +121,7 @@ impl Renderer {
             encoder,
             &mut uniform,
             settings.time,
+            previous,
         );
         let behaviour_s = started.elapsed().as_secs_f64();
         let started = Instant::now();
@@ -233,12 +246,15 @@ impl Renderer {
         part: ScenePart,
     ) {
         let pyramid_view = part == ScenePart::Late && self.prepare_pyramid_view();
-        let (view, resolve) = match &self.targets.msaa {
-            Some(msaa) => (msaa, (part != ScenePart::Early).then_some(target)),
-            None => (target, None),
-        };
         let first = part != ScenePart::Late;
         let last = part != ScenePart::Early;
+        // TAA draws into its own colour (resolved by the post passes);
+        // MSAA resolves into the output at the end of the last part.
+        let target = self.targets.taa_color.as_ref().unwrap_or(target);
+        let (view, resolve) = match &self.targets.msaa {
+            Some(msaa) => (msaa, last.then_some(target)),
+            None => (target, None),
+        };
         let timestamp_writes = self
             .timer
             .as_ref()
@@ -252,19 +268,34 @@ impl Renderer {
         } else {
             (wgpu::LoadOp::Load, wgpu::LoadOp::Load)
         };
-        // The early pass's depth is reduced into the pyramid and drawn over.
-        let depth_store = if last {
+        // The early pass's depth is reduced into the pyramid and drawn over;
+        // with the velocity target it is kept (the tests read it back with
+        // the velocity).
+        let depth_store = if last && !self.targets.has_velocity() {
             wgpu::StoreOp::Discard
         } else {
             wgpu::StoreOp::Store
         };
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some(match part {
-                ScenePart::Whole => "scene pass",
-                ScenePart::Early => "early scene pass",
-                ScenePart::Late => "late scene pass",
-            }),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+        // The velocity target: cleared to "no motion", resolved with the
+        // colour.
+        let velocity = self.targets.velocity.as_ref().map(|(drawn, resolved)| {
+            wgpu::RenderPassColorAttachment {
+                view: drawn,
+                depth_slice: None,
+                resolve_target: (self.targets.samples > 1 && last).then_some(resolved),
+                ops: wgpu::Operations {
+                    load: if first {
+                        wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT)
+                    } else {
+                        wgpu::LoadOp::Load
+                    },
+                    store: wgpu::StoreOp::Store,
+                },
+            }
+        });
+        let velocity_bound = velocity.is_some() as usize;
+        let attachments = [
+            Some(wgpu::RenderPassColorAttachment {
                 view,
                 depth_slice: None,
                 resolve_target: resolve,
@@ -272,7 +303,16 @@ impl Renderer {
                     load: colour_load,
                     store: wgpu::StoreOp::Store,
                 },
-            })],
+            }),
+            velocity,
+        ];
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some(match part {
+                ScenePart::Whole => "scene pass",
+                ScenePart::Early => "early scene pass",
+                ScenePart::Late => "late scene pass",
+            }),
+            color_attachments: &attachments[..1 + velocity_bound],
             depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                 view: &self.targets.depth,
                 depth_ops: Some(wgpu::Operations {
@@ -325,6 +365,20 @@ impl Renderer {
         if let (true, Some(v)) = (pyramid_view, &self.pyramid_view) {
             v.draw(&mut pass, (self.targets.width, self.targets.height));
         }
+    }
+
+    /// TAA's resolve and the motion view, into the output.
+    fn post_passes(&mut self, encoder: &mut wgpu::CommandEncoder, target: &wgpu::TextureView) {
+        let (x, w) = self.view_span();
+        let viewport = [x as f32, 0.0, w as f32, self.targets.height as f32];
+        self.post.encode(
+            &self.gpu.device,
+            &self.gpu.queue,
+            encoder,
+            &self.targets,
+            target,
+            viewport,
+        );
     }
 
     /// Readies the pyramid's debug view when it is asked for and there is a

@@ -79,9 +79,10 @@ pub fn bind_group(
     })
 }
 
-/// A pipeline drawing into the scene targets: `vs_main` and `fs_main` of
-/// the composed module `shader`, the targets' depth (written when
-/// `depth_write`), multisampling and colour format.
+/// A pipeline drawing into the scene targets: `vs_main` and `fs_main` (or,
+/// with the velocity target, `fs_velocity`) of the composed module
+/// `shader`, the targets' depth (written when `depth_write`),
+/// multisampling and colour targets.
 pub struct TargetPipeline<'a> {
     pub label: &'a str,
     pub layout: &'a wgpu::PipelineLayout,
@@ -97,6 +98,8 @@ pub fn target_pipeline(
     targets: &Targets,
 ) -> wgpu::RenderPipeline {
     let module = spec.shader.create(device);
+    let entry = targets.fragment_entry("fs_main");
+    let colour = targets.color_targets(None);
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(spec.label),
         layout: Some(spec.layout),
@@ -111,9 +114,9 @@ pub fn target_pipeline(
         multisample: targets.multisample(),
         fragment: Some(wgpu::FragmentState {
             module: &module,
-            entry_point: Some("fs_main"),
+            entry_point: Some(&entry),
             compilation_options: Default::default(),
-            targets: &[Some(targets.format.into())],
+            targets: &colour,
         }),
         multiview_mask: None,
         cache: None,

@@ -84,6 +84,16 @@ pub const IMPOSTOR_MIP: ModuleSpec = ModuleSpec {
     name: "impostor_mip",
     roots: &["impostor_mip"],
 };
+/// Temporal anti-aliasing's resolve (render::post::taa).
+pub const TAA: ModuleSpec = ModuleSpec {
+    name: "taa",
+    roots: &["taa"],
+};
+/// The velocity target's debug view.
+pub const MOTION_VIEW: ModuleSpec = ModuleSpec {
+    name: "motion_view",
+    roots: &["motion_view"],
+};
 /// The far field's impostors in the scene pass.
 pub const IMPOSTOR: ModuleSpec = ModuleSpec {
     name: "impostor",
@@ -108,6 +118,8 @@ pub const OTHER_MODULES: &[ModuleSpec] = &[
     IMPOSTOR_ATLAS_PACKED,
     IMPOSTOR_MIP,
     IMPOSTOR,
+    TAA,
+    MOTION_VIEW,
 ];
 
 /// The file every crowd module starts from: the one crowd vertex entry,

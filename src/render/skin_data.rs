@@ -60,11 +60,12 @@ pub fn info_buffer(device: &wgpu::Device, model: &Model) -> wgpu::Buffer {
     let info = SkinInfo {
         joints: model.palette.len().max(1) as u32,
         vertices: model.vertex_count() as u32,
-        _pad: [0; 2],
+        previous: 0,
+        _pad: 0,
     };
     device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some("skin info"),
         contents: bytemuck::bytes_of(&info),
-        usage: wgpu::BufferUsages::UNIFORM,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
     })
 }

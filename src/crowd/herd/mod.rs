@@ -111,8 +111,12 @@ pub struct HerdTable {
     pub time: f32,
     /// Whole laps of the path before the distances of `starts`.
     pub laps: u32,
+    /// The previous frame's herd time, counted as `time` is (the velocity
+    /// target's previous pose; equal to `time` after a time jump).
+    pub previous_time: f32,
+    pub _pad: [u32; 3],
 }
-const _: () = assert!(std::mem::size_of::<HerdTable>() == 192);
+const _: () = assert!(std::mem::size_of::<HerdTable>() == 208);
 
 impl HerdTable {
     pub fn gait(&self, j: usize) -> u32 {
@@ -330,8 +334,11 @@ impl Herd {
             spacing: self.params.spacing,
             time: 0.0,
             laps,
+            previous_time: 0.0,
+            _pad: [0; 3],
         };
         table.time = table.local_time(t);
+        table.previous_time = table.time;
         let base = table.base_distance();
         for j in 0..TABLE_SEGMENTS {
             let k = first + j as i64;

@@ -57,6 +57,11 @@ impl PyramidView {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
+        // Over the colour only (the velocity target keeps the scene's).
+        let mut colour = targets.color_targets(None);
+        if let Some(Some(v)) = colour.get_mut(1) {
+            v.write_mask = wgpu::ColorWrites::empty();
+        }
         let mut depth = targets.depth_state(false);
         depth.depth_compare = Some(wgpu::CompareFunction::Always);
         let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
@@ -72,7 +77,7 @@ impl PyramidView {
                 module: &module,
                 entry_point: Some("fs_main"),
                 compilation_options: Default::default(),
-                targets: &[Some(targets.format.into())],
+                targets: &colour,
             }),
             primitive: Default::default(),
             depth_stencil: Some(depth),

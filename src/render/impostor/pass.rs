@@ -95,6 +95,13 @@ impl ImpostorPass {
         });
         let module = shaders::IMPOSTOR.create(device);
         let msaa = targets.samples > 1;
+        // The alpha only decides the samples covered: the target's alpha
+        // stays opaque.
+        let mut colour = targets.color_targets(None);
+        if let Some(c) = colour[0].as_mut() {
+            c.write_mask = wgpu::ColorWrites::COLOR;
+        }
+        let entry = targets.fragment_entry("fs_impostor");
         let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some("impostor pipeline"),
             layout: Some(&pipeline_layout),
@@ -115,18 +122,12 @@ impl ImpostorPass {
             },
             fragment: Some(wgpu::FragmentState {
                 module: &module,
-                entry_point: Some("fs_impostor"),
+                entry_point: Some(&entry),
                 compilation_options: wgpu::PipelineCompilationOptions {
                     constants: &[("atlas_msaa", f64::from(u32::from(msaa)))],
                     ..Default::default()
                 },
-                // The alpha only decides the samples covered: the
-                // target's alpha stays opaque.
-                targets: &[Some(wgpu::ColorTargetState {
-                    format: targets.format,
-                    blend: None,
-                    write_mask: wgpu::ColorWrites::COLOR,
-                })],
+                targets: &colour,
             }),
             multiview_mask: None,
             cache: None,

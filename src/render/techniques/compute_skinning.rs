@@ -19,6 +19,7 @@
 mod gpu;
 
 use super::palettes::PaletteSampler;
+use super::skinning::write_previous_count;
 use super::{
     BuildContext, CrowdDraw, CrowdGroup, CrowdPass, CrowdPipelines, CrowdViews, FrameContext,
     MAX_VIEWS, PassStats, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd,
@@ -186,21 +187,31 @@ impl<P: PaletteSource> ComputeSkinning<P> {
     fn ensure_output(&mut self, device: &wgpu::Device, count: u32, palettes_replaced: bool) {
         if self.output.as_ref().is_none_or(|o| o.capacity < count) {
             let capacity = count.max(64).next_power_of_two().min(self.cap).max(count);
-            let static_buffers = [&self.clip_table, &self.skin.info];
             self.output = Some(self.pass.output(
                 device,
                 capacity,
                 self.vertices,
                 self.limit,
-                static_buffers,
+                &self.clip_table,
             ));
         }
-        let (Some(out), Some(palettes)) = (self.output.as_mut(), self.palettes.buffer()) else {
+        let (Some(out), Some(palettes), Some(previous)) = (
+            self.output.as_mut(),
+            self.palettes.buffer(),
+            self.palettes.previous_buffer(),
+        ) else {
             return;
         };
-        if out.skin.is_none() || palettes_replaced {
+        if palettes_replaced {
+            out.skin = [None, None];
+            out.draw = [None, None];
+        }
+        let parity = self.palettes.parity();
+        if out.skin[parity].is_none() {
             let skin = [&self.skin.vertices, &self.skin.info];
-            out.skin = Some(self.pass.skin_group(device, out, palettes, skin));
+            out.skin[parity] = Some(self.pass.skin_group(device, out, palettes, skin));
+            let buffers = [&self.clip_table, &self.skin.vertices, &self.skin.info];
+            out.draw[parity] = Some(self.pass.draw_group(device, out, previous, buffers));
             self.source.bind(device, &out.state, palettes);
         }
     }
@@ -242,6 +253,7 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
             .min(self.palettes.max_palettes() / per_instance);
         let (bytes, replaced) = self.source.fill(&mut self.palettes, ctx, count);
         self.ensure_output(ctx.device, count, replaced);
+        write_previous_count(ctx.queue, &self.skin.info, self.palettes.previous_count());
         self.drawn = count;
         self.blend = per_instance == 2;
         Prepared {
@@ -293,7 +305,7 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
         let (Some(out), Some(crowd_group)) = (&self.output, self.crowd.get()) else {
             return;
         };
-        let Some(skin_group) = &out.skin else {
+        let Some(skin_group) = &out.skin[self.palettes.parity()] else {
             return;
         };
         let mut header = [0u32; STATE_HEADER as usize];
@@ -417,13 +429,18 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
         draw: &CrowdDraw<'_>,
         which: CrowdPass,
     ) {
-        if let Some(out) = &self.output {
-            draw_crowd(pass, self.pipelines.get(which), &out.draw, &self.crowd, model, draw);
+        if let Some(out) = &self.output
+            && let Some(group) = &out.draw[self.palettes.parity()]
+        {
+            draw_crowd(pass, self.pipelines.get(which), group, &self.crowd, model, draw);
         }
     }
 
     fn group(&self) -> Option<(&wgpu::BindGroupLayout, &wgpu::BindGroup)> {
-        self.output.as_ref().map(|o| (&self.pass.layouts.draw, &o.draw))
+        let out = self.output.as_ref()?;
+        out.draw[self.palettes.parity()]
+            .as_ref()
+            .map(|g| (&self.pass.layouts.draw, g))
     }
 
     fn gpu_memory_bytes(&self) -> u64 {

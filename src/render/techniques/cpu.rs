@@ -2,10 +2,12 @@
 //! skins every vertex of every drawn instance (morph targets included, on
 //! every core) and uploads the positions and normals; the vertex shader only
 //! reads them. The instance count is capped, and the cap is reported.
+//! The positions alternate between two buffers, so the previous frame's
+//! are still there for the velocity target (`previous_cpu_positions`).
 
 use crate::render::model_gpu::ModelGpu;
 use super::{CrowdDraw, CrowdPass, CrowdPipelines};
-use super::skinning::skin_layout;
+use super::skinning::{PREVIOUS_BINDING, skin_layout, write_previous_count};
 use crate::render::RenderError;
 use super::{BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd, grow_buffer};
 use crate::render::pipeline::{bind_group, storage_entry};
@@ -41,11 +43,17 @@ pub struct CpuSkinningTechnique {
     mirror: CrowdMirror,
     positions: Vec<Vec3>,
     normals: Vec<Vec3>,
-    buffers: Option<(wgpu::Buffer, wgpu::Buffer)>,
+    /// This frame's positions go to `positions_gpu[current]` (the other
+    /// holds the previous frame's, for `holds[1 - current]` instances).
+    positions_gpu: [Option<wgpu::Buffer>; 2],
+    normals_gpu: Option<wgpu::Buffer>,
+    current: usize,
+    holds: [u32; 2],
     info: wgpu::Buffer,
     clip_table: wgpu::Buffer,
     layout: wgpu::BindGroupLayout,
-    group: Option<wgpu::BindGroup>,
+    /// One group per parity of `current`.
+    groups: [Option<wgpu::BindGroup>; 2],
     pipelines: CrowdPipelines,
     crowd: CrowdGroup,
     cap: u32,
@@ -65,11 +73,14 @@ impl CpuSkinningTechnique {
             mirror: CrowdMirror::default(),
             positions: Vec::new(),
             normals: Vec::new(),
-            buffers: None,
+            positions_gpu: [None, None],
+            normals_gpu: None,
+            current: 0,
+            holds: [0; 2],
             info: crate::render::skin_data::info_buffer(device, ctx.model),
             clip_table: clip_buffer(device, "cpu skinning clip table", ctx.clip_table),
             layout,
-            group: None,
+            groups: [None, None],
             pipelines,
             crowd,
             cap: cpu_cap(ctx.model.vertex_count(), max_binding),
@@ -118,29 +129,31 @@ impl Technique for CpuSkinningTechnique {
         let bytes = needed as u64 * 12;
         let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
         let limit = self.max_binding;
-        let current = self.buffers.as_ref().map(|(p, _)| p);
-        if let Some(p) = grow_buffer(
-            ctx.device,
-            current,
-            "cpu skinned positions",
-            bytes.max(16),
-            limit,
-            usage,
-        ) {
-            let nrm = ctx.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("cpu skinned normals"),
-                size: p.size(),
-                usage,
-                mapped_at_creation: false,
-            });
-            self.buffers = Some((p, nrm));
-            self.group = None;
+        self.current = 1 - self.current;
+        let make = |current: Option<&wgpu::Buffer>, label| {
+            grow_buffer(ctx.device, current, label, bytes.max(16), limit, usage)
+        };
+        for i in [self.current, 1 - self.current] {
+            if let Some(p) = make(self.positions_gpu[i].as_ref(), "cpu skinned positions") {
+                self.positions_gpu[i] = Some(p);
+                self.holds[i] = 0;
+                self.groups = [None, None];
+            }
         }
-        let Some((pos_buf, nrm_buf)) = &self.buffers else {
+        if let Some(n) = make(self.normals_gpu.as_ref(), "cpu skinned normals") {
+            self.normals_gpu = Some(n);
+            self.groups = [None, None];
+        }
+        let (Some(pos_buf), Some(previous), Some(nrm_buf)) = (
+            &self.positions_gpu[self.current],
+            &self.positions_gpu[1 - self.current],
+            &self.normals_gpu,
+        ) else {
             return Prepared::default();
         };
-        if self.group.is_none() {
-            self.group = Some(bind_group(
+        let group = &mut self.groups[self.current];
+        if group.is_none() {
+            *group = Some(bind_group(
                 ctx.device,
                 "cpu skinning bind group",
                 &self.layout,
@@ -149,6 +162,7 @@ impl Technique for CpuSkinningTechnique {
                     (1, nrm_buf.as_entire_binding()),
                     (2, self.clip_table.as_entire_binding()),
                     (3, self.info.as_entire_binding()),
+                    (PREVIOUS_BINDING, previous.as_entire_binding()),
                 ],
             ));
         }
@@ -156,6 +170,8 @@ impl Technique for CpuSkinningTechnique {
             .write_buffer(pos_buf, 0, bytemuck::cast_slice(&self.positions[..needed]));
         ctx.queue
             .write_buffer(nrm_buf, 0, bytemuck::cast_slice(&self.normals[..needed]));
+        self.holds[self.current] = count;
+        write_previous_count(ctx.queue, &self.info, self.holds[1 - self.current].min(count));
         Prepared {
             drawn: count,
             upload_bytes: 2 * bytes,
@@ -169,19 +185,22 @@ impl Technique for CpuSkinningTechnique {
         draw: &CrowdDraw<'_>,
         which: CrowdPass,
     ) {
-        if let Some(group) = &self.group {
+        if let Some(group) = &self.groups[self.current] {
             draw_crowd(pass, self.pipelines.get(which), group, &self.crowd, model, draw);
         }
     }
 
     fn group(&self) -> Option<(&wgpu::BindGroupLayout, &wgpu::BindGroup)> {
-        self.group.as_ref().map(|g| (&self.layout, g))
+        self.groups[self.current].as_ref().map(|g| (&self.layout, g))
     }
 
     fn gpu_memory_bytes(&self) -> u64 {
-        self.buffers
-            .as_ref()
-            .map_or(0, |(p, n)| p.size() + n.size())
+        self.positions_gpu
+            .iter()
+            .chain([&self.normals_gpu])
+            .flatten()
+            .map(|b| b.size())
+            .sum::<u64>()
             + self.info.size()
             + self.clip_table.size()
     }

@@ -9,6 +9,10 @@
 //! and the current one's, from the herd's schedule mirrored on the CPU, or
 //! glide and flap for birds) and the shader blends them with the weight
 //! `anim_state` computes on the GPU: the honest CPU cost of a crossfade.
+//!
+//! The palettes alternate between two buffers, so the previous frame's are
+//! still there for the velocity target's previous pose
+//! (`previous_palette_vertex`), with no extra upload.
 
 use super::{BuildContext, FrameContext, grow_buffer};
 use crate::Model;
@@ -31,7 +35,12 @@ pub struct PaletteSampler {
     palettes: Vec<JointRows>,
     /// Every drawn instance's clips this frame (reused like `palettes`).
     anims: Vec<AnimClips>,
-    buffer: Option<wgpu::Buffer>,
+    /// This frame's palettes go to `buffers[current]`; the other holds the
+    /// previous frame's.
+    buffers: [Option<wgpu::Buffer>; 2],
+    current: usize,
+    /// What each buffer holds: (instances, two palettes each).
+    holds: [Option<(u32, bool)>; 2],
     label: &'static str,
     max_binding: u64,
 }
@@ -46,7 +55,9 @@ impl PaletteSampler {
             mirror: CrowdMirror::default(),
             palettes: Vec::new(),
             anims: Vec::new(),
-            buffer: None,
+            buffers: [None, None],
+            current: 0,
+            holds: [None, None],
             label,
             max_binding: ctx.caps.max_storage_buffer_binding_size,
         }
@@ -68,15 +79,35 @@ impl PaletteSampler {
         if ctx.frame.behaviour != 0 { 2 } else { 1 }
     }
 
-    /// The buffer the palettes are uploaded to (`None` before the first
-    /// frame).
+    /// The buffer this frame's palettes are uploaded to (`None` before the
+    /// first frame).
     pub fn buffer(&self) -> Option<&wgpu::Buffer> {
-        self.buffer.as_ref()
+        self.buffers[self.current].as_ref()
     }
 
-    /// Bytes of the buffer.
+    /// Which buffer is this frame's (0 or 1; a bind group per value).
+    pub fn parity(&self) -> usize {
+        self.current
+    }
+
+    /// The buffer holding the previous frame's palettes (this frame's when
+    /// there is none yet: nothing reads it then).
+    pub fn previous_buffer(&self) -> Option<&wgpu::Buffer> {
+        self.buffers[1 - self.current].as_ref().or(self.buffer())
+    }
+
+    /// Instances whose previous palettes the previous buffer holds, laid
+    /// out as this frame's (none when the layout changed).
+    pub fn previous_count(&self) -> u32 {
+        match (self.holds[1 - self.current], self.holds[self.current]) {
+            (Some((before, b)), Some((now, n))) if b == n => before.min(now),
+            _ => 0,
+        }
+    }
+
+    /// Bytes of the buffers.
     pub fn gpu_bytes(&self) -> u64 {
-        self.buffer.as_ref().map_or(0, |b| b.size())
+        self.buffers.iter().flatten().map(|b| b.size()).sum()
     }
 
     /// Sizes the buffer for instances `0..count` without sampling them
@@ -84,14 +115,16 @@ impl PaletteSampler {
     /// when it was replaced.
     pub fn reserve(&mut self, ctx: &FrameContext<'_>, count: u32) -> bool {
         let joints = count as u64 * Self::per_instance(ctx) as u64 * self.joints() as u64;
+        self.holds[self.current] = None;
         self.grow(ctx.device, joints * JOINT_ROWS_BYTES)
     }
 
-    /// Grows the buffer to hold `bytes`; true when it was replaced.
+    /// Grows this frame's buffer to hold `bytes`; true when it was
+    /// replaced.
     fn grow(&mut self, device: &wgpu::Device, bytes: u64) -> bool {
         let grown = grow_buffer(
             device,
-            self.buffer.as_ref(),
+            self.buffers[self.current].as_ref(),
             self.label,
             bytes.max(JOINT_ROWS_BYTES),
             self.max_binding,
@@ -99,16 +132,18 @@ impl PaletteSampler {
         );
         let replaced = grown.is_some();
         if grown.is_some() {
-            self.buffer = grown;
+            self.buffers[self.current] = grown;
         }
         replaced
     }
 
     /// Samples and uploads the palettes of instances `0..count` (already
     /// capped by the caller to [`Self::max_palettes`] /
-    /// [`Self::per_instance`]). Returns the bytes uploaded and whether the
-    /// buffer was replaced (the caller rebuilds its bind group).
+    /// [`Self::per_instance`]) into the buffer the frame before did not
+    /// use. Returns the bytes uploaded and whether a buffer was replaced
+    /// (the caller rebuilds its bind groups).
     pub fn update(&mut self, ctx: &FrameContext<'_>, count: u32) -> (u64, bool) {
+        self.current = 1 - self.current;
         let blend = ctx.frame.behaviour != 0;
         let per_instance = Self::per_instance(ctx);
         let joints = self.joints();
@@ -161,12 +196,15 @@ impl PaletteSampler {
             self.batch.palettes(model, palettes, at, &mut self.palettes);
         }
         let bytes = needed as u64 * JOINT_ROWS_BYTES;
-        let replaced = self.grow(ctx.device, bytes);
-        if let Some(buffer) = &self.buffer {
+        // The first frame makes both (the previous one binds something).
+        let first = self.buffers[1 - self.current].is_none();
+        let replaced = self.grow(ctx.device, bytes) || first;
+        if let Some(buffer) = &self.buffers[self.current] {
             // All palettes in one upload.
             ctx.queue
                 .write_buffer(buffer, 0, bytemuck::cast_slice(&self.palettes[..needed]));
         }
+        self.holds[self.current] = Some((count, blend));
         (bytes, replaced)
     }
 }

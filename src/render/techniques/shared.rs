@@ -47,10 +47,12 @@ pub fn crowd_group_layout(device: &wgpu::Device, label: &str) -> wgpu::BindGroup
                 ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
                 count: None,
             },
-            // The herd table, the herd path and the flock (behaviour.rs).
+            // The herd table, the herd path, the flock and its previous
+            // state (behaviour.rs).
             uniform_entry(3),
             storage_entry(4),
             storage_entry(5),
+            storage_entry(6),
         ],
     })
 }
@@ -62,7 +64,7 @@ pub fn crowd_bind_group(
     model: &ModelGpu,
     behaviour: &Behaviour,
 ) -> wgpu::BindGroup {
-    let [table, path, boids] = behaviour.buffers();
+    let [table, path, boids, previous_boids] = behaviour.buffers();
     bind_group(
         device,
         "crowd bind group",
@@ -74,6 +76,7 @@ pub fn crowd_bind_group(
             (3, table.as_entire_binding()),
             (4, path.as_entire_binding()),
             (5, boids.as_entire_binding()),
+            (6, previous_boids.as_entire_binding()),
         ],
     )
 }

@@ -12,12 +12,24 @@ use crate::render::model_gpu::ModelGpu;
 use crate::render::pipeline::{bind_group, storage_entry, uniform_entry};
 use crate::render::skin_data::SkinData;
 
+/// Where the previous frame's palettes (or CPU vertices) are bound in
+/// group 1 (`previous_palettes`, `previous_cpu_positions`).
+pub const PREVIOUS_BINDING: u32 = 12;
+
+/// Writes how many instances have a previous pose into a skin info
+/// uniform (`SkinInfo::previous`).
+pub fn write_previous_count(queue: &wgpu::Queue, info: &wgpu::Buffer, count: u32) {
+    queue.write_buffer(info, 8, bytemuck::bytes_of(&count));
+}
+
 pub struct SkinningTechnique {
     palettes: PaletteSampler,
     skin: SkinData,
     clip_table: wgpu::Buffer,
     layout: wgpu::BindGroupLayout,
-    group: Option<wgpu::BindGroup>,
+    /// One group per palette buffer parity (this frame's palettes at 0,
+    /// the previous frame's at 12).
+    groups: [Option<wgpu::BindGroup>; 2],
     pipelines: CrowdPipelines,
     crowd: CrowdGroup,
     /// The most instances whose palettes fit one storage binding.
@@ -25,7 +37,8 @@ pub struct SkinningTechnique {
 }
 
 /// The skinning techniques' group 1: storage at 0, skin data at 1, clip
-/// table at 2, and (when `info`) the skin info uniform at 3.
+/// table at 2, and (when `info`) the skin info uniform at 3 and the
+/// previous frame's storage (palettes or vertices) at 12.
 pub fn skin_layout(
     device: &wgpu::Device,
     label: &'static str,
@@ -35,6 +48,7 @@ pub fn skin_layout(
     let mut entries = vec![first, storage_entry(1), storage_entry(2)];
     if info {
         entries.push(uniform_entry(3));
+        entries.push(storage_entry(PREVIOUS_BINDING));
     }
     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some(label),
@@ -54,7 +68,7 @@ impl SkinningTechnique {
             skin: SkinData::new(device, ctx.model, "skinning skin data"),
             clip_table: clip_buffer(device, "skinning clip table", ctx.clip_table),
             layout,
-            group: None,
+            groups: [None, None],
             pipelines,
             crowd,
         }
@@ -78,13 +92,16 @@ impl Technique for SkinningTechnique {
             .min(self.cap / PaletteSampler::per_instance(ctx));
         let (bytes, replaced) = self.palettes.update(ctx, count);
         if replaced {
-            self.group = None;
+            self.groups = [None, None];
         }
-        let Some(buffer) = self.palettes.buffer() else {
+        let (Some(buffer), Some(previous)) = (self.palettes.buffer(), self.palettes.previous_buffer())
+        else {
             return Prepared::default();
         };
-        if self.group.is_none() {
-            self.group = Some(bind_group(
+        write_previous_count(ctx.queue, &self.skin.info, self.palettes.previous_count());
+        let group = &mut self.groups[self.palettes.parity()];
+        if group.is_none() {
+            *group = Some(bind_group(
                 ctx.device,
                 "skinning bind group",
                 &self.layout,
@@ -93,6 +110,7 @@ impl Technique for SkinningTechnique {
                     (1, self.skin.vertices.as_entire_binding()),
                     (2, self.clip_table.as_entire_binding()),
                     (3, self.skin.info.as_entire_binding()),
+                    (PREVIOUS_BINDING, previous.as_entire_binding()),
                 ],
             ));
         }
@@ -109,13 +127,15 @@ impl Technique for SkinningTechnique {
         draw: &CrowdDraw<'_>,
         which: CrowdPass,
     ) {
-        if let Some(group) = &self.group {
+        if let Some(group) = &self.groups[self.palettes.parity()] {
             draw_crowd(pass, self.pipelines.get(which), group, &self.crowd, model, draw);
         }
     }
 
     fn group(&self) -> Option<(&wgpu::BindGroupLayout, &wgpu::BindGroup)> {
-        self.group.as_ref().map(|g| (&self.layout, g))
+        self.groups[self.palettes.parity()]
+            .as_ref()
+            .map(|g| (&self.layout, g))
     }
 
     fn gpu_memory_bytes(&self) -> u64 {

@@ -7,6 +7,7 @@ use super::{
     LEVELS_HEADER, LEVELS_SPANS, MAX_SKIN_LEVELS, SKINNED_VERTEX_BYTES, STATE_HEADER,
 };
 use crate::gpu::compute_storage;
+use crate::render::techniques::skinning::PREVIOUS_BINDING;
 use crate::lod::LodChain;
 use crate::render::gpu_data::SkinParams;
 use crate::render::pipeline::{bind_group, compute_pipeline, storage_entry, uniform_entry};
@@ -68,13 +69,14 @@ pub struct Output {
     pub state: wgpu::Buffer,
     pub skinned: wgpu::Buffer,
     pub dispatch: wgpu::Buffer,
-    /// Group 1 of the scene and shadow draws.
-    pub draw: wgpu::BindGroup,
     pub mark: wgpu::BindGroup,
     pub weight: wgpu::BindGroup,
     pub args: wgpu::BindGroup,
-    /// Over the palettes too (`None` until they exist).
-    pub skin: Option<wgpu::BindGroup>,
+    /// Over the palettes, one per palette buffer (`PaletteSampler::parity`;
+    /// `None` until made): the skinning's, and group 1 of the scene and
+    /// shadow draws (which also binds the previous frame's palettes).
+    pub skin: [Option<wgpu::BindGroup>; 2],
+    pub draw: [Option<wgpu::BindGroup>; 2],
 }
 
 impl Output {
@@ -157,10 +159,12 @@ impl Layouts {
                 device,
                 "compute skinning draw layout",
                 &[
+                    storage_entry(1),
                     storage_entry(2),
                     uniform_entry(3),
                     storage_entry(4),
                     storage_entry(6),
+                    storage_entry(PREVIOUS_BINDING),
                 ],
             ),
             mark: layout(device, "compute skinning mark layout", &[rw(7)]),
@@ -334,15 +338,15 @@ impl SkinPass {
     }
 
     /// The buffers for `capacity` instances of `vertices` vertices (none
-    /// above `limit` bytes), with their groups; `clips` and `info` are the
-    /// technique's clip table and skin info.
+    /// above `limit` bytes), with their groups; `clips` is the technique's
+    /// clip table.
     pub fn output(
         &self,
         device: &wgpu::Device,
         capacity: u32,
         vertices: usize,
         limit: u64,
-        [clips, info]: [&wgpu::Buffer; 2],
+        clips: &wgpu::Buffer,
     ) -> Output {
         let regions = 3 + self.level_lengths.len().max(1) as u64;
         let buffer = |label, size: u64, usage| {
@@ -375,16 +379,6 @@ impl SkinPass {
         };
         Output {
             capacity,
-            draw: group(
-                "compute skinning draw group",
-                &l.draw,
-                &[
-                    (2, clips.as_entire_binding()),
-                    (3, info.as_entire_binding()),
-                    (4, skinned.as_entire_binding()),
-                    (6, state.as_entire_binding()),
-                ],
-            ),
             mark: group(
                 "compute skinning mark group",
                 &l.mark,
@@ -404,11 +398,37 @@ impl SkinPass {
                     (9, dispatch.as_entire_binding()),
                 ],
             ),
-            skin: None,
+            skin: [None, None],
+            draw: [None, None],
             state,
             skinned,
             dispatch,
         }
+    }
+
+    /// Group 1 of the draws of `out`: the skinned vertices, and for the
+    /// velocity target's previous pose the previous frame's palettes and
+    /// the skin data; `clips` is the technique's clip table.
+    pub fn draw_group(
+        &self,
+        device: &wgpu::Device,
+        out: &Output,
+        previous: &wgpu::Buffer,
+        [clips, skin_vertices, info]: [&wgpu::Buffer; 3],
+    ) -> wgpu::BindGroup {
+        bind_group(
+            device,
+            "compute skinning draw group",
+            &self.layouts.draw,
+            &[
+                (1, skin_vertices.as_entire_binding()),
+                (2, clips.as_entire_binding()),
+                (3, info.as_entire_binding()),
+                (4, out.skinned.as_entire_binding()),
+                (6, out.state.as_entire_binding()),
+                (PREVIOUS_BINDING, previous.as_entire_binding()),
+            ],
+        )
     }
 
     /// The skinning group of `out`, over `palettes` and the skin data.

@@ -1,0 +1,65 @@
+//! What runs after the scene pass: temporal anti-aliasing's resolve and
+//! the velocity target's debug view. Both read what the scene pass wrote
+//! ([`Targets`]'s TAA colour and velocity) and draw into the output.
+
+pub mod motion_view;
+pub mod readback;
+pub mod taa;
+
+use super::Targets;
+use crate::crowd::motion::Aa;
+
+/// The passes after the scene, made when first needed.
+#[derive(Default)]
+pub struct Post {
+    pub taa: Option<taa::Taa>,
+    motion_view: Option<motion_view::MotionView>,
+    /// Draw the velocity target over the picture (the targets must have
+    /// one: `TargetOptions::velocity`).
+    pub show_motion: bool,
+}
+
+impl Post {
+    /// Whether the scene pass draws into a target of its own instead of
+    /// the output (TAA resolves it into the output).
+    pub fn resolves(targets: &Targets) -> bool {
+        targets.options.aa == Aa::Taa
+    }
+
+    /// Records the passes after the scene into `output`.
+    pub fn encode(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &Targets,
+        output: &wgpu::TextureView,
+        viewport: [f32; 4],
+    ) {
+        if Self::resolves(targets) {
+            self.taa
+                .get_or_insert_with(|| taa::Taa::new(device, targets))
+                .encode(device, queue, encoder, targets, output, viewport);
+        }
+        if self.show_motion && targets.has_velocity() {
+            self.motion_view
+                .get_or_insert_with(|| motion_view::MotionView::new(device, targets))
+                .encode(device, queue, encoder, targets, output, viewport);
+        }
+    }
+
+    /// The same choices with nothing made yet (for new targets).
+    pub fn fresh(&self) -> Self {
+        Self {
+            show_motion: self.show_motion,
+            ..Default::default()
+        }
+    }
+
+    /// Drops TAA's history (the next frame starts it again).
+    pub fn reset_history(&mut self) {
+        if let Some(t) = &mut self.taa {
+            t.reset();
+        }
+    }
+}

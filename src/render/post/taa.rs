@@ -1,0 +1,254 @@
+//! Temporal anti-aliasing's resolve (shaders/taa.wgsl): after the scene
+//! pass, this frame's jittered colour (TAA's own single-sample target)
+//! and the history reprojected by the velocity target make the output and
+//! the next history. The history is two float textures, read one and
+//! written the other, made again with the targets.
+
+use crate::render::Targets;
+use crate::render::pipeline::bind_group;
+use crate::render::targets::TAA_COLOR_FORMAT;
+use bytemuck::{Pod, Zeroable};
+
+/// `TaaParams` in taa.wgsl (checked by tests/gpu_layout.rs).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
+pub struct TaaUniform {
+    pub viewport: [f32; 4],
+    pub size: [f32; 2],
+    pub blend: f32,
+    pub frames: u32,
+}
+
+/// The current frame's least weight: the history remembers about ten
+/// frames (a running mean before that).
+pub const TAA_BLEND: f32 = 0.1;
+/// Frames the history counts up to (beyond, the weight is `TAA_BLEND`).
+const MAX_FRAMES: u32 = 1024;
+
+struct History {
+    generation: u64,
+    /// Bind group `i` reads history `i` (and writes the other).
+    groups: [wgpu::BindGroup; 2],
+    views: [wgpu::TextureView; 2],
+}
+
+pub struct Taa {
+    pipeline: wgpu::RenderPipeline,
+    layout: wgpu::BindGroupLayout,
+    sampler: wgpu::Sampler,
+    uniform: wgpu::Buffer,
+    history: Option<History>,
+    /// The history that holds the last output.
+    read: usize,
+    /// Frames accumulated (0 = none yet, or dropped).
+    frames: u32,
+}
+
+impl Taa {
+    pub fn new(device: &wgpu::Device, targets: &Targets) -> Self {
+        let texture = |binding, filterable| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ty: wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Float { filterable },
+                view_dimension: wgpu::TextureViewDimension::D2,
+                multisampled: false,
+            },
+            count: None,
+        };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("taa layout"),
+            entries: &[
+                texture(0, false),
+                texture(1, false),
+                texture(2, true),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 3,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 4,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                },
+            ],
+        });
+        let module = crate::render::shaders::TAA.create(device);
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("taa pipeline layout"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("taa resolve"),
+            layout: Some(&pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("vs_main"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("fs_main"),
+                compilation_options: Default::default(),
+                targets: &[Some(targets.format.into()), Some(TAA_COLOR_FORMAT.into())],
+            }),
+            primitive: Default::default(),
+            depth_stencil: None,
+            multisample: Default::default(),
+            multiview_mask: None,
+            cache: None,
+        });
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("taa history sampler"),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            address_mode_u: wgpu::AddressMode::ClampToEdge,
+            address_mode_v: wgpu::AddressMode::ClampToEdge,
+            ..Default::default()
+        });
+        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("taa uniform"),
+            size: std::mem::size_of::<TaaUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        Self {
+            pipeline,
+            layout,
+            sampler,
+            uniform,
+            history: None,
+            read: 0,
+            frames: 0,
+        }
+    }
+
+    /// Frames the history holds (0 right after a reset).
+    pub fn frames(&self) -> u32 {
+        self.frames
+    }
+
+    /// Drops the history: the next frame starts it again (a time jump, a
+    /// new model or count, a device rebuild).
+    pub fn reset(&mut self) {
+        self.frames = 0;
+    }
+
+    /// Bytes of the history textures.
+    pub fn gpu_memory_bytes(&self, targets: &Targets) -> u64 {
+        2 * 8 * targets.width as u64 * targets.height as u64
+    }
+
+    fn ensure_history(&mut self, device: &wgpu::Device, targets: &Targets) {
+        if self
+            .history
+            .as_ref()
+            .is_some_and(|h| h.generation == targets.generation)
+        {
+            return;
+        }
+        let (Some(color), Some((_, velocity))) = (&targets.taa_color, &targets.velocity) else {
+            return;
+        };
+        let make = || {
+            device
+                .create_texture(&wgpu::TextureDescriptor {
+                    label: Some("taa history"),
+                    size: wgpu::Extent3d {
+                        width: targets.width.max(1),
+                        height: targets.height.max(1),
+                        depth_or_array_layers: 1,
+                    },
+                    mip_level_count: 1,
+                    sample_count: 1,
+                    dimension: wgpu::TextureDimension::D2,
+                    format: TAA_COLOR_FORMAT,
+                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                        | wgpu::TextureUsages::TEXTURE_BINDING,
+                    view_formats: &[],
+                })
+                .create_view(&Default::default())
+        };
+        let views = [make(), make()];
+        let group = |i: usize| {
+            bind_group(
+                device,
+                "taa group",
+                &self.layout,
+                &[
+                    (0, wgpu::BindingResource::TextureView(color)),
+                    (1, wgpu::BindingResource::TextureView(velocity)),
+                    (2, wgpu::BindingResource::TextureView(&views[i])),
+                    (3, wgpu::BindingResource::Sampler(&self.sampler)),
+                    (4, self.uniform.as_entire_binding()),
+                ],
+            )
+        };
+        let groups = [group(0), group(1)];
+        self.history = Some(History {
+            generation: targets.generation,
+            groups,
+            views,
+        });
+        self.frames = 0;
+    }
+
+    /// Records the resolve into `output` (in `targets.format`), over the
+    /// scene's `viewport` (x, y, width, height in pixels).
+    pub fn encode(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &Targets,
+        output: &wgpu::TextureView,
+        viewport: [f32; 4],
+    ) {
+        self.ensure_history(device, targets);
+        let Some(history) = &self.history else {
+            return;
+        };
+        let u = TaaUniform {
+            viewport,
+            size: [targets.width as f32, targets.height as f32],
+            blend: TAA_BLEND,
+            frames: self.frames,
+        };
+        queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&u));
+        let write = 1 - self.read;
+        let attachment = |view| {
+            Some(wgpu::RenderPassColorAttachment {
+                view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                    store: wgpu::StoreOp::Store,
+                },
+            })
+        };
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("taa resolve"),
+            color_attachments: &[attachment(output), attachment(&history.views[write])],
+            depth_stencil_attachment: None,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &history.groups[self.read], &[]);
+        pass.draw(0..3, 0..1);
+        drop(pass);
+        self.read = write;
+        self.frames = (self.frames + 1).min(MAX_FRAMES);
+    }
+}

@@ -1,0 +1,391 @@
+//! The velocity target against the CPU: a galloping horse's vertices move
+//! on screen as CPU skinning at the two frames' times, projected by the two
+//! frames' cameras, says; a frozen crowd seen by a moving camera moves as
+//! the depth reprojected by the two cameras says (the ground, the horses,
+//! the sky); every technique writes the same velocity image; a time jump
+//! gives no motion, never a smear.
+
+mod gpu_common;
+use gpu_common as common;
+
+use glam::{Mat4, Vec2, Vec3, Vec4};
+use stampede::crowd::anim::BehaviourView;
+use stampede::crowd::motion::{pixel_motion, screen_motion};
+use stampede::crowd::placement::instance_placement;
+use stampede::crowd::setup::{Loaded, ModelChoice, load};
+use stampede::crowd::{self, BehaviourSettings, FrameSettings, FrameUniform, instance_pose};
+use stampede::render::headless::{self, Headless};
+use stampede::render::post::readback::MotionImage;
+use stampede::render::targets::TargetOptions;
+use stampede::render::{RendererConfig, TechniqueKind};
+use stampede::vat::Precision;
+use stampede::{crowd::motion::Aa, skin};
+
+const SEED: u64 = 5;
+const SIZE: (u32, u32) = (256, 144);
+const DT: f64 = 1.0 / 60.0;
+
+fn setup(count: u32, behaviour: bool) -> Option<(Headless, Loaded)> {
+    let gpu = common::gpu_or_skip("velocity_gpu")?;
+    let prepared = load(&ModelChoice::Horse, 30.0, Precision::F16, None).expect("the horse bakes");
+    let mut config =
+        RendererConfig::for_model(&prepared, SIZE.0, SIZE.1, count, SEED, headless::FORMAT);
+    config.behaviour = BehaviourSettings {
+        enabled: behaviour,
+        ..Default::default()
+    };
+    // One sample per pixel: the depth can be read back, and each pixel's
+    // velocity is one surface's.
+    config.targets = TargetOptions {
+        aa: Aa::Off,
+        velocity: true,
+    };
+    // No shadows: they do not move anything here and cost lavapipe time.
+    config.shadows.enabled = false;
+    let mut view = Headless::new(gpu, &prepared.model, &prepared.vat, &config).expect("renderer");
+    view.camera = view.renderer.camera_at(3.0, 1.0);
+    Some((view, prepared))
+}
+
+/// Draws two frames `DT` apart, the camera turning a little between them;
+/// returns the two frames' uniforms and the second frame's motion.
+fn two_frames(
+    view: &mut Headless,
+    settings: &FrameSettings,
+) -> (FrameUniform, FrameUniform, MotionImage) {
+    view.draw_frame(settings).expect("first frame");
+    let before = view.renderer.last_frame.expect("a frame");
+    // About 1.5 px of turn at the centre, and a step closer.
+    view.camera.yaw += 0.01;
+    view.camera.pitch += 0.004;
+    view.camera.distance *= 0.99;
+    let now = FrameSettings {
+        time: settings.time + DT,
+        ..*settings
+    };
+    view.draw_frame(&now).expect("second frame");
+    let after = view.renderer.last_frame.expect("a frame");
+    let motion = view
+        .renderer
+        .read_motion()
+        .expect("read back")
+        .expect("the targets have velocity");
+    (before, after, motion)
+}
+
+fn mat(m: [[f32; 4]; 4]) -> Mat4 {
+    Mat4::from_cols_array_2d(&m)
+}
+
+/// Vertex `v` of instance `i` in the world at frame `frame` (behaviour off:
+/// the loops), by CPU skinning.
+fn cpu_world(prepared: &Loaded, frame: &FrameUniform, i: u32) -> Vec<Vec3> {
+    let inst = crowd::generate(SEED, i);
+    let clips = &prepared.vat.clips;
+    let place = instance_placement(
+        &inst,
+        i,
+        frame,
+        clips,
+        &prepared.ground_speeds,
+        BehaviourView::Off,
+    )
+    .expect("the loops have a CPU placement");
+    let (clip, t) = instance_pose(&inst, frame, clips);
+    let pose = prepared.model.sample_pose(clip, t);
+    let (positions, _) = skin::skin(&prepared.model, &pose);
+    positions
+        .iter()
+        .map(|p| place.to_world(*p, inst.scale))
+        .collect()
+}
+
+/// A galloping horse's vertices: the velocity the GPU wrote at the pixel
+/// each visible vertex lands on equals the vertex's own motion from CPU
+/// skinning at both times through both cameras. The legs (the vertices
+/// that move most against the body) are checked on their own.
+///
+/// Bound: 0.35 px + 6 % of the motion, for 95 % of the visible vertices
+/// and of the legs' (measured: 98 %, median 0.05 of the bound). The
+/// pixel's velocity is the triangle's interpolation at the pixel centre,
+/// up to 0.71 px from the vertex, and the VAT lerps frames baked at 30 fps
+/// against the exact pose; the few vertices beyond are on creases where
+/// the pixel shows the next triangle at nearly the same depth. A previous
+/// pose from the wrong time (e.g. this frame's: the limbs' motion lost)
+/// puts most leg vertices off by a pixel or more.
+#[test]
+fn leg_vertices_move_as_cpu_skinning_says() {
+    let Some((mut view, prepared)) = setup(1, false) else {
+        return;
+    };
+    // Close to the one horse, from the side, so its legs span pixels.
+    let settings = FrameSettings {
+        time: 1.37,
+        clip: prepared.clip,
+        ..FrameSettings::default()
+    };
+    view.draw_frame(&settings).expect("a frame");
+    let frame = view.renderer.last_frame.expect("a frame");
+    let body = cpu_world(&prepared, &frame, 0);
+    let centre = body.iter().copied().sum::<Vec3>() / body.len() as f32;
+    view.camera.target = centre;
+    view.camera.distance = prepared.vat.bounds.diagonal() * 1.3;
+    view.camera.pitch = 0.15;
+    let (before, after, motion) = two_frames(&mut view, &settings);
+    let now = cpu_world(&prepared, &after, 0);
+    let then = cpu_world(&prepared, &before, 0);
+    let (vp, previous_vp) = (mat(after.motion_view_proj), mat(after.previous_view_proj));
+    assert_eq!(
+        mat(before.motion_view_proj),
+        previous_vp,
+        "the previous camera is the last frame's"
+    );
+    let depth = motion.depth.as_ref().expect("single-sampled depth");
+    let mean_motion = {
+        let all: Vec<Vec2> = now
+            .iter()
+            .zip(&then)
+            .map(|(a, b)| pixel_motion(*a, *b, vp, previous_vp, SIZE))
+            .collect();
+        all.iter().copied().sum::<Vec2>() / all.len() as f32
+    };
+    let mut checked = 0;
+    let mut legs = 0;
+    let mut worst = 0.0f32;
+    let (mut errors, mut leg_errors) = (Vec::new(), Vec::new());
+    for (a, b) in now.iter().zip(&then) {
+        let clip = vp * a.extend(1.0);
+        let ndc = clip.truncate() / clip.w;
+        let px = Vec2::new(
+            (ndc.x * 0.5 + 0.5) * SIZE.0 as f32,
+            (0.5 - ndc.y * 0.5) * SIZE.1 as f32,
+        );
+        if px.x < 1.0 || px.y < 1.0 || px.x >= SIZE.0 as f32 - 1.0 || px.y >= SIZE.1 as f32 - 1.0 {
+            continue;
+        }
+        let (x, y) = (px.x as u32, px.y as u32);
+        // Visible: the depth there is this vertex's (not a nearer part).
+        if (depth[(y * SIZE.0 + x) as usize] - ndc.z).abs() > 2e-4 {
+            continue;
+        }
+        let expected = pixel_motion(*a, *b, vp, previous_vp, SIZE);
+        let got = motion.pixels(x, y);
+        let error = (got - expected).length();
+        let bound = 0.35 + 0.06 * expected.length();
+        errors.push(error / bound);
+        worst = worst.max(error);
+        checked += 1;
+        if (expected - mean_motion).length() > 1.0 {
+            legs += 1;
+            leg_errors.push(error / bound);
+        }
+    }
+    eprintln!(
+        "{checked} visible vertices ({legs} moving over a pixel against the body), \
+         mean motion {mean_motion} px, worst error {worst:.3} px"
+    );
+    let share = |e: &[f32]| e.iter().filter(|r| **r <= 1.0).count() as f32 / e.len().max(1) as f32;
+    let mut sorted = errors.clone();
+    sorted.sort_by(f32::total_cmp);
+    eprintln!(
+        "error / bound: median {:.2}, 95th {:.2}; within: {:.1} % of all, {:.1} % of the legs'",
+        sorted[sorted.len() / 2],
+        sorted[sorted.len() * 95 / 100],
+        100.0 * share(&errors),
+        100.0 * share(&leg_errors)
+    );
+    assert!(checked >= 100, "only {checked} vertices were visible");
+    assert!(
+        legs >= 20,
+        "only {legs} vertices move against the body: no galloping legs seen"
+    );
+    assert!(
+        share(&errors) >= 0.95,
+        "{:.1} % of the vertices within the bound",
+        100.0 * share(&errors)
+    );
+    assert!(
+        share(&leg_errors) >= 0.95,
+        "{:.1} % of the legs' vertices within the bound",
+        100.0 * share(&leg_errors)
+    );
+    assert!(
+        sorted[sorted.len() / 2] <= 0.25,
+        "median error {:.2} of the bound",
+        sorted[sorted.len() / 2]
+    );
+}
+
+/// Pixel (x, y)'s expected motion from its depth: the point unprojected by
+/// this frame's camera, projected by the previous one (the sky, depth 1:
+/// a direction, w = 0).
+fn reprojected(x: u32, y: u32, depth: f32, vp: Mat4, previous_vp: Mat4) -> Vec2 {
+    let ndc = Vec2::new(
+        (x as f32 + 0.5) / SIZE.0 as f32 * 2.0 - 1.0,
+        1.0 - (y as f32 + 0.5) / SIZE.1 as f32 * 2.0,
+    );
+    let inv = vp.inverse();
+    let size = Vec2::new(SIZE.0 as f32, SIZE.1 as f32);
+    if depth >= 1.0 {
+        let far = inv * Vec4::new(ndc.x, ndc.y, 1.0, 1.0);
+        let near = inv * Vec4::new(ndc.x, ndc.y, 0.0, 1.0);
+        let dir = (far.truncate() / far.w - near.truncate() / near.w).normalize();
+        let d = dir.extend(0.0);
+        return screen_motion(vp * d, previous_vp * d) * size;
+    }
+    let p = inv * Vec4::new(ndc.x, ndc.y, depth, 1.0);
+    let world = p.truncate() / p.w;
+    pixel_motion(world, world, vp, previous_vp, (SIZE.0, SIZE.1))
+}
+
+/// A frozen crowd (playback 0) and a moving camera: every pixel (ground,
+/// horses, sky) moves as its depth reprojected by the two cameras.
+/// Bound: 0.05 px + 2 % (f16 storage, depth precision).
+#[test]
+fn a_still_crowd_moves_only_with_the_camera() {
+    let Some((mut view, prepared)) = setup(60, false) else {
+        return;
+    };
+    let settings = FrameSettings {
+        time: 2.0,
+        playback: 0.0,
+        clip: prepared.clip,
+        ..FrameSettings::default()
+    };
+    let (_, after, motion) = two_frames(&mut view, &settings);
+    let (vp, previous_vp) = (mat(after.motion_view_proj), mat(after.previous_view_proj));
+    assert_ne!(vp, previous_vp, "the camera moved");
+    let depth = motion.depth.as_ref().expect("single-sampled depth");
+    let (mut sky, mut worst) = (0, 0.0f32);
+    let mut moving = 0;
+    for y in 0..SIZE.1 {
+        for x in 0..SIZE.0 {
+            let d = depth[(y * SIZE.0 + x) as usize];
+            let expected = reprojected(x, y, d, vp, previous_vp);
+            let got = motion.pixels(x, y);
+            let error = (got - expected).length();
+            let bound = 0.05 + 0.02 * expected.length();
+            assert!(
+                error <= bound,
+                "pixel ({x}, {y}), depth {d}: GPU {got} px vs reprojected {expected} px"
+            );
+            worst = worst.max(error);
+            sky += (d >= 1.0) as u32;
+            moving += (expected.length() > 0.2) as u32;
+        }
+    }
+    eprintln!("worst error {worst:.4} px; {sky} sky pixels; {moving} pixels moving over 0.2 px");
+    assert!(
+        sky > 100 && sky < SIZE.0 * SIZE.1 / 2,
+        "{sky} sky pixels: not a view over the herd"
+    );
+    assert!(
+        moving > SIZE.0 * SIZE.1 / 2,
+        "the camera's motion was too small to test"
+    );
+}
+
+/// Mean velocity difference (pixels) over the pixels where either image
+/// has the crowd's motion, and how many there are.
+fn mean_difference(a: &MotionImage, b: &MotionImage) -> (f32, usize) {
+    let mut sum = 0.0;
+    let mut n = 0;
+    for y in 0..a.height {
+        for x in 0..a.width {
+            let (va, vb) = (a.pixels(x, y), b.pixels(x, y));
+            if va.length() > 0.05 || vb.length() > 0.05 {
+                sum += (va - vb).length();
+                n += 1;
+            }
+        }
+    }
+    (sum / n.max(1) as f32, n)
+}
+
+/// Every technique writes the velocity image VAT writes, the galloping
+/// herd seen by a still camera: within a mean of 0.15 px over the moving
+/// pixels (the techniques' pose differences move a few edge pixels, as in
+/// techniques_gpu.rs). Compute skinning from the bone texture keeps no
+/// previous palettes: its limbs' motion is lost, and the test says by how
+/// much (the bound's teeth).
+#[test]
+fn every_technique_writes_the_same_velocity() {
+    let Some((mut view, prepared)) = setup(24, true) else {
+        return;
+    };
+    let settings = FrameSettings {
+        time: 3.0,
+        clip: prepared.clip,
+        ..FrameSettings::default()
+    };
+    let frames = |view: &mut Headless, kind: TechniqueKind| {
+        view.renderer.set_technique(kind).expect("technique builds");
+        let (x, y, d) = (view.camera.yaw, view.camera.pitch, view.camera.distance);
+        let (_, _, m) = two_frames(view, &settings);
+        (view.camera.yaw, view.camera.pitch, view.camera.distance) = (x, y, d);
+        m
+    };
+    let vat = frames(&mut view, TechniqueKind::Vat);
+    for &kind in TechniqueKind::ALL {
+        if kind == TechniqueKind::Vat {
+            continue;
+        }
+        let other = frames(&mut view, kind);
+        let (mean, n) = mean_difference(&vat, &other);
+        eprintln!("{kind}: mean velocity difference {mean:.3} px over {n} pixels");
+        assert!(n > 500, "{kind}: only {n} moving pixels");
+        match kind {
+            TechniqueKind::ComputeBoneTexture | TechniqueKind::Static => {}
+            _ => assert!(
+                mean <= 0.15,
+                "{kind}: mean velocity difference {mean:.3} px > 0.15"
+            ),
+        }
+    }
+    // The static floor does not gallop: its velocity differs (the bound
+    // can fail).
+    let still = frames(&mut view, TechniqueKind::Static);
+    let (mean, _) = mean_difference(&vat, &still);
+    assert!(
+        mean > 0.15,
+        "the static pose's velocity is VAT's ({mean:.3} px): the bound has no teeth"
+    );
+}
+
+/// A time jump (the clock going back, or a step longer than a quarter
+/// second) gives the crowd no motion: the previous pose is this frame's.
+/// A still camera, so only the crowd could move.
+#[test]
+fn a_time_jump_gives_no_motion() {
+    let Some((mut view, prepared)) = setup(60, true) else {
+        return;
+    };
+    let at = |time| FrameSettings {
+        time,
+        clip: prepared.clip,
+        ..FrameSettings::default()
+    };
+    let moving = |view: &mut Headless| {
+        let m = view
+            .renderer
+            .read_motion()
+            .expect("read back")
+            .expect("velocity");
+        (0..m.height)
+            .flat_map(|y| (0..m.width).map(move |x| (x, y)))
+            .filter(|&(x, y)| m.pixels(x, y).length() > 0.05)
+            .count()
+    };
+    view.draw_frame(&at(4.0)).expect("frame");
+    view.draw_frame(&at(4.0 + DT)).expect("frame");
+    let gallop = moving(&mut view);
+    assert!(gallop > 200, "the herd moves: {gallop} moving pixels");
+    for jump in [1.0, 9.0] {
+        view.draw_frame(&at(jump)).expect("frame");
+        let n = moving(&mut view);
+        assert_eq!(n, 0, "after a jump to {jump} s, {n} pixels move");
+    }
+    // A pause is no motion either.
+    view.draw_frame(&at(9.0)).expect("frame");
+    assert_eq!(moving(&mut view), 0, "paused, nothing moves");
+}
