@@ -22,6 +22,9 @@ struct TaaParams {
 @group(0) @binding(2) var history: texture_2d<f32>;
 @group(0) @binding(3) var history_sampler: sampler;
 @group(0) @binding(4) var<uniform> taa: TaaParams;
+// The previous frame's velocity target: where the history's own point went
+// (a different motion there than here is a disocclusion).
+@group(0) @binding(5) var previous_velocity: texture_2d<f32>;
 
 @vertex
 fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
@@ -125,12 +128,20 @@ fn fs_main(@builtin(position) frag: vec4<f32>) -> TaaOut {
     }
     let mean = m1 / 9.0;
     let sigma = sqrt(max(m2 / 9.0 - mean * mean, vec3<f32>(0.0)));
-    let box_lo = max(lo, mean - 1.25 * sigma);
-    let box_hi = min(hi, mean + 1.25 * sigma);
+    let box_lo = max(lo, mean - 1.0 * sigma);
+    let box_hi = min(hi, mean + 1.0 * sigma);
     let h = to_ycocg(sample_history(previous / taa.size));
     let clipped = from_ycocg(clip_to_box(h, box_lo, box_hi));
     // A running mean while the history is young, then an exponential one.
-    let weight = max(taa.blend, 1.0 / f32(taa.frames + 1u));
+    // What moves fast is resampled each frame (a blur that piles up) and
+    // uncovers what its history never saw: it leans on this frame more.
+    let speed = length(motion * taa.viewport.zw);
+    var weight = max(mix(taa.blend, 0.5, clamp(speed / 8.0, 0.0, 1.0)), 1.0 / f32(taa.frames + 1u));
+    // The history's point moved unlike this one (a leg that swept past
+    // the ground now seen): it is something else; this frame wins.
+    let before = textureLoad(previous_velocity, clamp(vec2<i32>(previous), vec2<i32>(0), last), 0).xy;
+    let mismatch = length((before - motion) * taa.viewport.zw);
+    weight = mix(weight, 1.0, clamp((mismatch - 0.5) / 1.5, 0.0, 1.0));
     out.output = vec4<f32>(mix(clipped, current, weight), 1.0);
     out.history = out.output;
     return out;

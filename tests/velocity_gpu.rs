@@ -9,7 +9,8 @@ mod gpu_common;
 use gpu_common as common;
 
 use glam::{Mat4, Vec2, Vec3, Vec4};
-use stampede::crowd::anim::BehaviourView;
+use stampede::crowd::anim::{BehaviourView, instance_anim};
+use stampede::crowd::herd::HerdTable;
 use stampede::crowd::motion::{pixel_motion, screen_motion};
 use stampede::crowd::placement::instance_placement;
 use stampede::crowd::setup::{Loaded, ModelChoice, load};
@@ -77,27 +78,34 @@ fn mat(m: [[f32; 4]; 4]) -> Mat4 {
     Mat4::from_cols_array_2d(&m)
 }
 
-/// Vertex `v` of instance `i` in the world at frame `frame` (behaviour off:
-/// the loops), by CPU skinning.
-fn cpu_world(prepared: &Loaded, frame: &FrameUniform, i: u32) -> Vec<Vec3> {
+/// Instance `i`'s vertices in the world at frame `frame` (the loops, or
+/// the herd of `view`), by CPU skinning; `None` while it crossfades (the
+/// CPU twin does not blend).
+fn cpu_world(
+    prepared: &Loaded,
+    frame: &FrameUniform,
+    i: u32,
+    view: BehaviourView<'_>,
+) -> Option<Vec<Vec3>> {
     let inst = crowd::generate(SEED, i);
     let clips = &prepared.vat.clips;
-    let place = instance_placement(
-        &inst,
-        i,
-        frame,
-        clips,
-        &prepared.ground_speeds,
-        BehaviourView::Off,
-    )
-    .expect("the loops have a CPU placement");
-    let (clip, t) = instance_pose(&inst, frame, clips);
+    let place = instance_placement(&inst, i, frame, clips, &prepared.ground_speeds, view)?;
+    let anim = instance_anim(&inst, i, frame, clips, view);
+    if anim.weight < 1.0 {
+        return None;
+    }
+    let (clip, t) = match view {
+        BehaviourView::Off => instance_pose(&inst, frame, clips),
+        _ => anim.current,
+    };
     let pose = prepared.model.sample_pose(clip, t);
     let (positions, _) = skin::skin(&prepared.model, &pose);
-    positions
-        .iter()
-        .map(|p| place.to_world(*p, inst.scale))
-        .collect()
+    Some(
+        positions
+            .iter()
+            .map(|p| place.to_world(*p, inst.scale))
+            .collect(),
+    )
 }
 
 /// A galloping horse's vertices: the velocity the GPU wrote at the pixel
@@ -115,7 +123,17 @@ fn cpu_world(prepared: &Loaded, frame: &FrameUniform, i: u32) -> Vec<Vec3> {
 /// puts most leg vertices off by a pixel or more.
 #[test]
 fn leg_vertices_move_as_cpu_skinning_says() {
-    let Some((mut view, prepared)) = setup(1, false) else {
+    leg_vertices(false);
+}
+
+/// The same in the herd: its schedule at both frames' times.
+#[test]
+fn herd_leg_vertices_move_as_cpu_skinning_says() {
+    leg_vertices(true);
+}
+
+fn leg_vertices(behaviour: bool) {
+    let Some((mut view, prepared)) = setup(1, behaviour) else {
         return;
     };
     // Close to the one horse, from the side, so its legs span pixels.
@@ -126,14 +144,31 @@ fn leg_vertices_move_as_cpu_skinning_says() {
     };
     view.draw_frame(&settings).expect("a frame");
     let frame = view.renderer.last_frame.expect("a frame");
-    let body = cpu_world(&prepared, &frame, 0);
+    let table = herd_table(&view);
+    let body = cpu_world(&prepared, &frame, 0, behaviour_view(&view, table.as_ref()))
+        .expect("the horse is not crossfading");
     let centre = body.iter().copied().sum::<Vec3>() / body.len() as f32;
     view.camera.target = centre;
     view.camera.distance = prepared.vat.bounds.diagonal() * 1.3;
     view.camera.pitch = 0.15;
+    view.draw_frame(&settings).expect("a frame");
+    let table_before = herd_table(&view);
     let (before, after, motion) = two_frames(&mut view, &settings);
-    let now = cpu_world(&prepared, &after, 0);
-    let then = cpu_world(&prepared, &before, 0);
+    let table_now = herd_table(&view);
+    let now = cpu_world(
+        &prepared,
+        &after,
+        0,
+        behaviour_view(&view, table_now.as_ref()),
+    )
+    .expect("the horse is not crossfading");
+    let then = cpu_world(
+        &prepared,
+        &before,
+        0,
+        behaviour_view(&view, table_before.as_ref()),
+    )
+    .expect("the horse is not crossfading");
     let (vp, previous_vp) = (mat(after.motion_view_proj), mat(after.previous_view_proj));
     assert_eq!(
         mat(before.motion_view_proj),
@@ -214,6 +249,22 @@ fn leg_vertices_move_as_cpu_skinning_says() {
         "median error {:.2} of the bound",
         sorted[sorted.len() / 2]
     );
+}
+
+/// The herd's table of the last frame (none without the herd).
+fn herd_table(view: &Headless) -> Option<HerdTable> {
+    match view.renderer.behaviour().view() {
+        BehaviourView::Herd { table, .. } => Some(*table),
+        _ => None,
+    }
+}
+
+/// The behaviour's CPU view with `table` as the frame's.
+fn behaviour_view<'a>(view: &'a Headless, table: Option<&'a HerdTable>) -> BehaviourView<'a> {
+    match (view.renderer.behaviour().view(), table) {
+        (BehaviourView::Herd { herd, .. }, Some(table)) => BehaviourView::Herd { herd, table },
+        (v, _) => v,
+    }
 }
 
 /// Pixel (x, y)'s expected motion from its depth: the point unprojected by

@@ -6,7 +6,7 @@
 
 use crate::render::Targets;
 use crate::render::pipeline::bind_group;
-use crate::render::targets::TAA_COLOR_FORMAT;
+use crate::render::targets::{TAA_COLOR_FORMAT, VELOCITY_FORMAT};
 use bytemuck::{Pod, Zeroable};
 
 /// `TaaParams` in taa.wgsl (checked by tests/gpu_layout.rs).
@@ -30,6 +30,8 @@ struct History {
     /// Bind group `i` reads history `i` (and writes the other).
     groups: [wgpu::BindGroup; 2],
     views: [wgpu::TextureView; 2],
+    /// The previous frame's velocity target (copied after the resolve).
+    previous_velocity: wgpu::Texture,
 }
 
 pub struct Taa {
@@ -68,6 +70,7 @@ impl Taa {
                     ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
                     count: None,
                 },
+                texture(5, false),
                 wgpu::BindGroupLayoutEntry {
                     binding: 4,
                     visibility: wgpu::ShaderStages::FRAGMENT,
@@ -143,9 +146,9 @@ impl Taa {
         self.frames = 0;
     }
 
-    /// Bytes of the history textures.
+    /// Bytes of the history textures and the previous velocity.
     pub fn gpu_memory_bytes(&self, targets: &Targets) -> u64 {
-        2 * 8 * targets.width as u64 * targets.height as u64
+        (2 * 8 + 4) * targets.width as u64 * targets.height as u64
     }
 
     fn ensure_history(&mut self, device: &wgpu::Device, targets: &Targets) {
@@ -159,26 +162,37 @@ impl Taa {
         let (Some(color), Some((_, velocity))) = (&targets.taa_color, &targets.velocity) else {
             return;
         };
+        let texture = |label, format, usage| {
+            device.create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size: wgpu::Extent3d {
+                    width: targets.width.max(1),
+                    height: targets.height.max(1),
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage: usage | wgpu::TextureUsages::TEXTURE_BINDING,
+                view_formats: &[],
+            })
+        };
         let make = || {
-            device
-                .create_texture(&wgpu::TextureDescriptor {
-                    label: Some("taa history"),
-                    size: wgpu::Extent3d {
-                        width: targets.width.max(1),
-                        height: targets.height.max(1),
-                        depth_or_array_layers: 1,
-                    },
-                    mip_level_count: 1,
-                    sample_count: 1,
-                    dimension: wgpu::TextureDimension::D2,
-                    format: TAA_COLOR_FORMAT,
-                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT
-                        | wgpu::TextureUsages::TEXTURE_BINDING,
-                    view_formats: &[],
-                })
-                .create_view(&Default::default())
+            texture(
+                "taa history",
+                TAA_COLOR_FORMAT,
+                wgpu::TextureUsages::RENDER_ATTACHMENT,
+            )
+            .create_view(&Default::default())
         };
         let views = [make(), make()];
+        let previous_velocity = texture(
+            "taa previous velocity",
+            VELOCITY_FORMAT,
+            wgpu::TextureUsages::COPY_DST,
+        );
+        let previous_view = previous_velocity.create_view(&Default::default());
         let group = |i: usize| {
             bind_group(
                 device,
@@ -190,6 +204,7 @@ impl Taa {
                     (2, wgpu::BindingResource::TextureView(&views[i])),
                     (3, wgpu::BindingResource::Sampler(&self.sampler)),
                     (4, self.uniform.as_entire_binding()),
+                    (5, wgpu::BindingResource::TextureView(&previous_view)),
                 ],
             )
         };
@@ -198,6 +213,7 @@ impl Taa {
             generation: targets.generation,
             groups,
             views,
+            previous_velocity,
         });
         self.frames = 0;
     }
@@ -248,6 +264,13 @@ impl Taa {
         pass.set_bind_group(0, &history.groups[self.read], &[]);
         pass.draw(0..3, 0..1);
         drop(pass);
+        if let Some((_, velocity)) = &targets.velocity {
+            encoder.copy_texture_to_texture(
+                velocity.texture().as_image_copy(),
+                history.previous_velocity.as_image_copy(),
+                history.previous_velocity.size(),
+            );
+        }
         self.read = write;
         self.frames = (self.frames + 1).min(MAX_FRAMES);
     }
