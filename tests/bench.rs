@@ -156,7 +156,7 @@ fn small_bench_writes_valid_json_csv_and_chart() {
     assert!(
         csv.lines().next().is_some_and(|h| h
             .contains(",visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,")
-            && h.ends_with(",shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded")),
+            && h.ends_with(",shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms")),
         "{csv}"
     );
     assert_eq!(v["culling"], serde_json::json!(true));
@@ -382,7 +382,104 @@ fn compare_occlusion_measures_both_ways_with_the_occluded() {
     assert_eq!(ratios.len(), 1);
     assert!(ratios[0]["triangles"].as_f64().unwrap() <= 1.0);
     let csv = std::fs::read_to_string(&csv).expect("csv");
-    assert!(csv.lines().next().unwrap().ends_with(",occluded"));
+    assert!(csv.lines().next().unwrap().contains(",occluded,aa,"));
     assert!(csv.lines().any(|l| l.contains(",occlusion-off,")));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--aa taa --compare-aa` measures the run with TAA and again with 4x
+/// MSAA, with nothing, and with nothing but the velocity target: each
+/// result says which, TAA's has the resolve's GPU time (where the adapter
+/// has timestamps), and the ratios name each baseline.
+#[test]
+fn compare_aa_measures_taa_against_msaa_off_and_the_velocity_target() {
+    if gpu_common::gpu_or_skip("compare_aa_measures_taa_against_msaa_off_and_the_velocity_target")
+        .is_none()
+    {
+        return;
+    }
+    let dir = out_dir("bench-aa");
+    let (json, csv) = (dir.join("a.json"), dir.join("a.csv"));
+    let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
+        .args([
+            "bench",
+            "--techniques",
+            "vat",
+            "--counts",
+            "200",
+            "--frames",
+            "3",
+            "--warmup",
+            "2",
+            "--size",
+            "160x90",
+            "--shadows",
+            "off",
+            "--aa",
+            "taa",
+            "--compare-aa",
+        ])
+        .arg("--json")
+        .arg(&json)
+        .arg("--csv")
+        .arg(&csv)
+        .env("XDG_RUNTIME_DIR", &dir)
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "bench failed:\n{stdout}");
+    for line in [
+        "anti-aliasing ÷ 4x MSAA",
+        "anti-aliasing ÷ none",
+        "velocity target ÷ none",
+    ] {
+        assert!(stdout.contains(line), "no '{line}' in:\n{stdout}");
+    }
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("valid JSON");
+    assert_eq!(v["aa"], "taa");
+    let results = v["results"].as_array().expect("results");
+    let kinds: Vec<(String, bool, bool)> = results
+        .iter()
+        .map(|r| {
+            (
+                r["aa"].as_str().unwrap().to_owned(),
+                r["velocity"].as_bool().unwrap(),
+                r["aa_baseline"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("taa".to_owned(), true, false),
+            ("msaa".to_owned(), false, true),
+            ("off".to_owned(), false, true),
+            ("off".to_owned(), true, true),
+        ]
+    );
+    let timed = results[0]["gpu_ms"].is_object();
+    assert_eq!(
+        results[0]["resolve_gpu_ms"].is_object(),
+        timed,
+        "the resolve is timed with the scene"
+    );
+    assert!(
+        results[1]["resolve_gpu_ms"].is_null(),
+        "MSAA has no resolve pass"
+    );
+    for name in ["aa_over_msaa", "aa_over_off", "velocity_over_off"] {
+        assert_eq!(
+            v["ratios"][name].as_array().map(Vec::len),
+            Some(1),
+            "{name}"
+        );
+    }
+    let csv = std::fs::read_to_string(&csv).expect("csv");
+    assert_eq!(
+        csv.lines().filter(|l| l.contains(",aa-baseline,")).count(),
+        3,
+        "{csv}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

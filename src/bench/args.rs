@@ -62,6 +62,16 @@ pub struct BenchArgs {
     pub compare_occlusion: bool,
     #[command(flatten)]
     pub shadows: crate::cli::ShadowArgs,
+    /// Anti-aliasing of the measured frames: msaa (4x), taa (temporal:
+    /// the velocity target and the resolve) or off.
+    #[arg(long, default_value = "msaa", value_parser = crate::crowd::motion::Aa::parse)]
+    pub aa: crate::crowd::motion::Aa,
+    /// Also measure every technique and count with 4x MSAA, with no
+    /// anti-aliasing, and with none but the velocity target, and report
+    /// the run's --aa ÷ each and velocity ÷ none (one run, the same
+    /// frames): what TAA and the motion vectors cost.
+    #[arg(long)]
+    pub compare_aa: bool,
     /// Texel precision of the VAT: f16, f32 or packed (one 8-byte texel).
     #[arg(long, default_value = "f16")]
     pub precision: crate::vat::Precision,
@@ -110,6 +120,8 @@ impl Default for BenchArgs {
             compare_far_field: false,
             compare_occlusion: false,
             shadows: crate::cli::ShadowArgs::default(),
+            aa: crate::crowd::motion::Aa::Msaa,
+            compare_aa: false,
             precision: crate::vat::Precision::F16,
             camera: None,
             json: None,

@@ -110,6 +110,7 @@ struct Samples {
     gpu: Vec<f64>,
     shadow_gpu: Vec<f64>,
     technique_gpu: Vec<f64>,
+    resolve_gpu: Vec<f64>,
     wall: Vec<f64>,
     technique_cpu: Vec<f64>,
     behaviour_cpu: Vec<f64>,
@@ -237,6 +238,10 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
     // Comparing occlusion culling measures the run with it on.
     config.cull.occlusion |= args.compare_occlusion;
     config.shadows = args.shadows.settings();
+    config.targets = crate::render::targets::TargetOptions {
+        aa: args.aa,
+        velocity: false,
+    };
     let mut renderer = Renderer::new(gpu.clone(), &prepared.model, &prepared.vat, &config)?;
     // The atlas is drawn before any frame is timed (else the first warm-up
     // frame would carry it) and its size and build time go in the report.
@@ -277,6 +282,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
         lod: config.cull.lod,
         lod_error_px: config.cull.lod_error_px,
         shadows: config.shadows.enabled,
+        aa: args.aa.label().to_owned(),
         occlusion: config.cull.occlusion && renderer.culler().occlusion_unsupported().is_none(),
         far_field: Some(far_field_report(&renderer, &config)),
         frames: args.frames,
@@ -302,6 +308,9 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
     }
     if args.compare_occlusion {
         modes.push(Mode::OcclusionOff);
+    }
+    if args.compare_aa {
+        modes.extend(mode::AA_BASELINES);
     }
     let bar = progress(per_run * (counts.len() * techniques.len() * modes.len()) as u64);
     let start = Instant::now();
@@ -355,6 +364,8 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
             for &mode in &modes {
                 renderer.set_cull_settings(mode.cull(config.cull));
                 renderer.set_shadow_settings(mode.shadows(config.shadows));
+                renderer.set_target_options(mode.targets(config.targets))?;
+                let targets = renderer.targets.options;
                 bar.set_message(format!("{name} × {count}{}", mode.suffix()));
                 let frame = Frame {
                     view: &view,
@@ -372,6 +383,9 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                         samples
                             .shadow_gpu
                             .extend(renderer.shadow_gpu_ms().map(f64::from));
+                        samples
+                            .resolve_gpu
+                            .extend(renderer.resolve_gpu_ms().map(f64::from));
                         samples
                             .technique_gpu
                             .extend(costs.pass.and_then(|p| p.gpu_ms).map(f64::from));
@@ -407,6 +421,12 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                     technique_gpu_ms: (!samples.technique_gpu.is_empty())
                         .then(|| percentiles(&samples.technique_gpu, &name, count))
                         .transpose()?,
+                    resolve_gpu_ms: (!samples.resolve_gpu.is_empty())
+                        .then(|| percentiles(&samples.resolve_gpu, &name, count))
+                        .transpose()?,
+                    aa: targets.aa.label().to_owned(),
+                    velocity: renderer.targets.has_velocity(),
+                    aa_baseline: matches!(mode, Mode::AaBaseline(..)),
                     pass_instances: pass.map(|p| p.instances),
                     pass_vertices: pass.map(|p| p.vertices),
                     wall_ms: percentiles(&samples.wall, &name, count)?,
@@ -441,6 +461,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
     bar.finish_and_clear();
     renderer.set_cull_settings(config.cull);
     renderer.set_shadow_settings(config.shadows);
+    renderer.set_target_options(config.targets)?;
     report.compute_ratios();
     Ok(report)
 }

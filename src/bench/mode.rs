@@ -1,9 +1,11 @@
 //! The settings a measurement runs with: the run's own, or a comparison's
 //! baseline (`--compare-culling`, `--compare-far-field`,
-//! `--compare-occlusion`).
+//! `--compare-occlusion`, `--compare-aa`).
 
 use crate::crowd::cull::CullSettings;
+use crate::crowd::motion::Aa;
 use crate::crowd::shadow::ShadowSettings;
+use crate::render::targets::TargetOptions;
 
 /// The settings one measurement runs with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,12 +18,23 @@ pub(super) enum Mode {
     FarFieldOff,
     /// Occlusion culling off (`--compare-occlusion`).
     OcclusionOff,
+    /// Another anti-aliasing, with or without the velocity target
+    /// (`--compare-aa`).
+    AaBaseline(Aa, bool),
 }
+
+/// `--compare-aa`'s baselines: 4x MSAA, nothing, nothing but the velocity
+/// target.
+pub(super) const AA_BASELINES: [Mode; 3] = [
+    Mode::AaBaseline(Aa::Msaa, false),
+    Mode::AaBaseline(Aa::Off, false),
+    Mode::AaBaseline(Aa::Off, true),
+];
 
 impl Mode {
     pub(super) fn cull(self, run: CullSettings) -> CullSettings {
         match self {
-            Mode::Run => run,
+            Mode::Run | Mode::AaBaseline(..) => run,
             Mode::Unculled => CullSettings {
                 culling: false,
                 lod: false,
@@ -42,12 +55,22 @@ impl Mode {
         }
     }
 
+    pub(super) fn targets(self, run: TargetOptions) -> TargetOptions {
+        match self {
+            Mode::AaBaseline(aa, velocity) => TargetOptions { aa, velocity },
+            _ => run,
+        }
+    }
+
     pub(super) fn suffix(self) -> &'static str {
         match self {
             Mode::Run => "",
             Mode::Unculled => " (culling and LOD off)",
             Mode::FarFieldOff => " (far field off)",
             Mode::OcclusionOff => " (occlusion off)",
+            Mode::AaBaseline(Aa::Msaa, _) => " (msaa)",
+            Mode::AaBaseline(_, true) => " (velocity only)",
+            Mode::AaBaseline(..) => " (no aa)",
         }
     }
 }

@@ -145,12 +145,24 @@ pub struct RunResult {
     /// Per shadow cascade: the triangles it drew.
     #[serde(default)]
     pub shadow_triangles: Vec<u64>,
+    /// The anti-aliasing it ran with (`msaa`, `taa`, `off`), whether the
+    /// scene pass wrote the velocity target, and whether it is a baseline
+    /// of `--compare-aa`.
+    #[serde(default)]
+    pub aa: String,
+    #[serde(default)]
+    pub velocity: bool,
+    #[serde(default)]
+    pub aa_baseline: bool,
+    /// The TAA resolve's GPU time (with --aa taa).
+    #[serde(default)]
+    pub resolve_gpu_ms: Option<Percentiles>,
 }
 
 impl RunResult {
     /// True for a baseline of a comparison (not the run's own settings).
     pub fn baseline(&self) -> bool {
-        self.unculled || self.far_field_off || self.occlusion_off
+        self.unculled || self.far_field_off || self.occlusion_off || self.aa_baseline
     }
 
     /// Every cascade's casters together.
@@ -166,13 +178,18 @@ impl RunResult {
 
 impl RunResult {
     /// The p50s of every timed pass added up: the scene pass, the shadow
-    /// passes and the technique's own (what the ratios' GPU compares, so a
+    /// passes, TAA's resolve and the technique's own (what the ratios' GPU compares, so a
     /// technique that moves work out of the scene pass is not flattered);
     /// `None` without timestamps.
     pub fn gpu_total_ms(&self) -> Option<f64> {
         let scene = self.gpu_ms.as_ref()?.p50;
         let other = |p: &Option<Percentiles>| p.as_ref().map_or(0.0, |p| p.p50);
-        Some(scene + other(&self.shadow_gpu_ms) + other(&self.technique_gpu_ms))
+        Some(
+            scene
+                + other(&self.shadow_gpu_ms)
+                + other(&self.technique_gpu_ms)
+                + other(&self.resolve_gpu_ms),
+        )
     }
 }
 
@@ -234,6 +251,16 @@ pub struct Ratios {
     /// without it (below 1: it saves).
     #[serde(default)]
     pub occlusion_over_off: Vec<CullRatio>,
+    /// With `--compare-aa`: each technique with the run's anti-aliasing ÷
+    /// with 4x MSAA, and ÷ with none.
+    #[serde(default)]
+    pub aa_over_msaa: Vec<CullRatio>,
+    #[serde(default)]
+    pub aa_over_off: Vec<CullRatio>,
+    /// With `--compare-aa`: no anti-aliasing with the velocity target ÷
+    /// without it (what the motion vectors cost).
+    #[serde(default)]
+    pub velocity_over_off: Vec<CullRatio>,
 }
 
 /// The far field's settings and the impostor atlas of a run.
@@ -283,6 +310,10 @@ pub struct BenchReport {
     /// baselines have it off).
     #[serde(default)]
     pub occlusion: bool,
+    /// The run's anti-aliasing (its results; `--compare-aa`'s baselines
+    /// have their own).
+    #[serde(default)]
+    pub aa: String,
     /// The far field: impostors and coarse levels on, the impostor switch
     /// (pixels), the shadow distance and the caster skipping (texels).
     #[serde(default)]
@@ -352,7 +383,25 @@ impl BenchReport {
             culled_over_unculled: self.over_baseline(|r| r.unculled),
             far_field_over_off: self.over_baseline(|r| r.far_field_off),
             occlusion_over_off: self.over_baseline(|r| r.occlusion_off),
+            aa_over_msaa: self.over_baseline(|r| r.aa_baseline && r.aa == "msaa"),
+            aa_over_off: self.over_baseline(|r| r.aa_baseline && r.aa == "off" && !r.velocity),
+            velocity_over_off: self.velocity_over_off(),
         };
+    }
+
+    /// `--compare-aa`'s velocity-only baseline ÷ its no-AA one.
+    fn velocity_over_off(&self) -> Vec<CullRatio> {
+        let off = |r: &&RunResult| r.aa_baseline && r.aa == "off";
+        self.results
+            .iter()
+            .filter(|r| off(r) && r.velocity)
+            .filter_map(|a| {
+                let b = self.results.iter().find(|b| {
+                    off(b) && !b.velocity && b.technique == a.technique && b.count == a.count
+                })?;
+                Some(ratio_of(a, b))
+            })
+            .collect()
     }
 
     /// The run's own settings ÷ each baseline that `is_baseline` picks.
@@ -360,17 +409,7 @@ impl BenchReport {
         self.results
             .iter()
             .filter(|r| is_baseline(r))
-            .filter_map(|b| {
-                let a = self.find(&b.technique, b.count)?;
-                Some(CullRatio {
-                    technique: b.technique.clone(),
-                    count: b.count,
-                    triangles: ratio(Some(a.triangles as f64), Some(b.triangles as f64)),
-                    wall_ms: ratio(Some(a.wall_ms.p50), Some(b.wall_ms.p50)),
-                    cpu_ms: ratio(Some(a.cpu_ms.p50), Some(b.cpu_ms.p50)),
-                    gpu_ms: ratio(a.gpu_total_ms(), b.gpu_total_ms()),
-                })
-            })
+            .filter_map(|b| Some(ratio_of(self.find(&b.technique, b.count)?, b)))
             .collect()
     }
 
@@ -380,6 +419,18 @@ impl BenchReport {
 
     pub fn write_csv(&self, path: &Path) -> Result<(), ReportError> {
         write(path, &self.csv())
+    }
+}
+
+/// `a ÷ b` of one technique at one count.
+fn ratio_of(a: &RunResult, b: &RunResult) -> CullRatio {
+    CullRatio {
+        technique: b.technique.clone(),
+        count: b.count,
+        triangles: ratio(Some(a.triangles as f64), Some(b.triangles as f64)),
+        wall_ms: ratio(Some(a.wall_ms.p50), Some(b.wall_ms.p50)),
+        cpu_ms: ratio(Some(a.cpu_ms.p50), Some(b.cpu_ms.p50)),
+        gpu_ms: ratio(a.gpu_total_ms(), b.gpu_total_ms()),
     }
 }
 

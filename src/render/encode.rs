@@ -130,9 +130,16 @@ impl Renderer {
         self.culler.after_submit(&self.gpu.device);
         self.technique.after_submit(&self.gpu.device, false);
         self.shadows.after_submit(&self.gpu.device);
+        self.post.after_submit(&self.gpu.device);
         if let Some(t) = &mut self.timer {
             t.after_submit(&self.gpu.device);
         }
+    }
+
+    /// GPU milliseconds of the last timed TAA resolve (`None` without TAA
+    /// or timestamps).
+    pub fn resolve_gpu_ms(&self) -> Option<f32> {
+        self.post.resolve_gpu_ms()
     }
 
     /// GPU milliseconds of the last timed frame, `None` when unsupported or
@@ -148,6 +155,7 @@ impl Renderer {
             t.last_ms = None;
         }
         self.shadows.clear_gpu_ms();
+        self.post.clear_gpu_ms();
         self.technique.clear_pass_stats();
     }
 

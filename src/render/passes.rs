@@ -371,14 +371,8 @@ impl Renderer {
     fn post_passes(&mut self, encoder: &mut wgpu::CommandEncoder, target: &wgpu::TextureView) {
         let (x, w) = self.view_span();
         let viewport = [x as f32, 0.0, w as f32, self.targets.height as f32];
-        self.post.encode(
-            &self.gpu.device,
-            &self.gpu.queue,
-            encoder,
-            &self.targets,
-            target,
-            viewport,
-        );
+        self.post
+            .encode(&self.gpu, encoder, &self.targets, target, viewport);
     }
 
     /// Readies the pyramid's debug view when it is asked for and there is a

@@ -39,6 +39,10 @@ fn result(technique: &str, count: u32, cpu: f64, wall: f64, gpu: Option<f64>) ->
         impostors: 0,
         shadow_casters: Vec::new(),
         shadow_triangles: Vec::new(),
+        aa: "msaa".into(),
+        velocity: false,
+        aa_baseline: false,
+        resolve_gpu_ms: None,
     }
 }
 
@@ -66,6 +70,7 @@ fn report(results: Vec<RunResult>) -> BenchReport {
         lod_error_px: 1.0,
         shadows: true,
         occlusion: false,
+        aa: "msaa".into(),
         far_field: None,
         frames: 3,
         warmup: 1,

@@ -30,13 +30,23 @@ impl BenchReport {
         );
         let _ = writeln!(
             s,
-            "culling {}, LOD {} ({} px), shadows {}, occlusion culling {}",
+            "culling {}, LOD {} ({} px), shadows {}, occlusion culling {}, anti-aliasing {}",
             if self.culling { "on" } else { "off" },
             if self.lod { "on" } else { "off" },
             self.lod_error_px,
             if self.shadows { "on" } else { "off" },
-            if self.occlusion { "on" } else { "off" }
+            if self.occlusion { "on" } else { "off" },
+            if self.aa.is_empty() { "msaa" } else { &self.aa }
         );
+        for r in self.results.iter().filter(|r| r.resolve_gpu_ms.is_some()) {
+            let _ = writeln!(
+                s,
+                "{} at {:>7}: TAA resolve GPU ms {}",
+                r.technique,
+                r.count,
+                triple(r.resolve_gpu_ms.as_ref())
+            );
+        }
         if let Some(f) = &self.far_field {
             let _ = writeln!(
                 s,
@@ -79,6 +89,13 @@ impl BenchReport {
                     format!("{} (no far)", r.technique)
                 } else if r.occlusion_off {
                     format!("{} (no occl)", r.technique)
+                } else if r.aa_baseline {
+                    format!(
+                        "{} ({}{})",
+                        r.technique,
+                        r.aa,
+                        if r.velocity { "+v" } else { "" }
+                    )
                 } else {
                     r.technique.clone()
                 },
@@ -163,6 +180,9 @@ impl BenchReport {
             ("culled ÷ unculled", &rs.culled_over_unculled),
             ("far field on ÷ off", &rs.far_field_over_off),
             ("occlusion on ÷ off", &rs.occlusion_over_off),
+            ("anti-aliasing ÷ 4x MSAA", &rs.aa_over_msaa),
+            ("anti-aliasing ÷ none", &rs.aa_over_off),
+            ("velocity target ÷ none", &rs.velocity_over_off),
         ] {
             for r in list {
                 let _ = writeln!(
@@ -220,7 +240,7 @@ impl BenchReport {
     /// One CSV row per result, with a header.
     pub fn csv(&self) -> String {
         let mut s = String::from(
-            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded\n",
+            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms\n",
         );
         let cells = |p: Option<&Percentiles>| match p {
             Some(p) => format!("{:.4},{:.4},{:.4}", p.p50, p.p90, p.p99),
@@ -229,7 +249,7 @@ impl BenchReport {
         for r in &self.results {
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 r.technique,
                 r.count,
                 r.drawn,
@@ -251,6 +271,8 @@ impl BenchReport {
                     "far-field-off"
                 } else if r.occlusion_off {
                     "occlusion-off"
+                } else if r.aa_baseline {
+                    "aa-baseline"
                 } else {
                     "run"
                 },
@@ -260,7 +282,10 @@ impl BenchReport {
                 r.shadow_triangles_total(),
                 join(&r.shadow_casters),
                 join(&r.shadow_triangles),
-                r.occluded
+                r.occluded,
+                r.aa,
+                r.velocity,
+                cells(r.resolve_gpu_ms.as_ref())
             );
         }
         s

@@ -8,6 +8,7 @@ pub mod taa;
 
 use super::Targets;
 use crate::crowd::motion::Aa;
+use crate::gpu::GpuContext;
 
 /// The passes after the scene, made when first needed.
 #[derive(Default)]
@@ -29,17 +30,17 @@ impl Post {
     /// Records the passes after the scene into `output`.
     pub fn encode(
         &mut self,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
+        gpu: &GpuContext,
         encoder: &mut wgpu::CommandEncoder,
         targets: &Targets,
         output: &wgpu::TextureView,
         viewport: [f32; 4],
     ) {
+        let (device, queue) = (&gpu.device, &gpu.queue);
         if Self::resolves(targets) {
             self.taa
-                .get_or_insert_with(|| taa::Taa::new(device, targets))
-                .encode(device, queue, encoder, targets, output, viewport);
+                .get_or_insert_with(|| taa::Taa::new(gpu, targets))
+                .encode(gpu, encoder, targets, output, viewport);
         }
         if self.show_motion && targets.has_velocity() {
             self.motion_view
@@ -54,6 +55,30 @@ impl Post {
             show_motion: self.show_motion,
             ..Default::default()
         }
+    }
+
+    /// Collects the resolve's GPU time (after every submit).
+    pub fn after_submit(&mut self, device: &wgpu::Device) {
+        if let Some(t) = self.taa.as_mut().and_then(|t| t.timer.as_mut()) {
+            t.after_submit(device);
+        }
+    }
+
+    /// GPU milliseconds of the last timed TAA resolve.
+    pub fn resolve_gpu_ms(&self) -> Option<f32> {
+        self.taa.as_ref()?.timer.as_ref()?.last_ms
+    }
+
+    /// Forgets the last resolve time (a benchmark counts fresh ones).
+    pub fn clear_gpu_ms(&mut self) {
+        if let Some(t) = self.taa.as_mut().and_then(|t| t.timer.as_mut()) {
+            t.clear();
+        }
+    }
+
+    /// Bytes of TAA's history.
+    pub fn gpu_memory_bytes(&self, targets: &Targets) -> u64 {
+        self.taa.as_ref().map_or(0, |t| t.gpu_memory_bytes(targets))
     }
 
     /// Drops TAA's history (the next frame starts it again).

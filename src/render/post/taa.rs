@@ -4,9 +4,10 @@
 //! the next history. The history is two float textures, read one and
 //! written the other, made again with the targets.
 
-use crate::render::Targets;
+use crate::gpu::GpuContext;
 use crate::render::pipeline::bind_group;
 use crate::render::targets::{TAA_COLOR_FORMAT, VELOCITY_FORMAT};
+use crate::render::{GpuTimer, Targets};
 use bytemuck::{Pod, Zeroable};
 
 /// `TaaParams` in taa.wgsl (checked by tests/gpu_layout.rs).
@@ -44,10 +45,13 @@ pub struct Taa {
     read: usize,
     /// Frames accumulated (0 = none yet, or dropped).
     frames: u32,
+    /// The resolve's GPU time.
+    pub timer: Option<GpuTimer>,
 }
 
 impl Taa {
-    pub fn new(device: &wgpu::Device, targets: &Targets) -> Self {
+    pub fn new(gpu: &GpuContext, targets: &Targets) -> Self {
+        let device = &gpu.device;
         let texture = |binding, filterable| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::FRAGMENT,
@@ -132,6 +136,7 @@ impl Taa {
             history: None,
             read: 0,
             frames: 0,
+            timer: GpuTimer::new(device, &gpu.caps),
         }
     }
 
@@ -222,13 +227,13 @@ impl Taa {
     /// scene's `viewport` (x, y, width, height in pixels).
     pub fn encode(
         &mut self,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
+        gpu: &GpuContext,
         encoder: &mut wgpu::CommandEncoder,
         targets: &Targets,
         output: &wgpu::TextureView,
         viewport: [f32; 4],
     ) {
+        let (device, queue) = (&gpu.device, &gpu.queue);
         self.ensure_history(device, targets);
         let Some(history) = &self.history else {
             return;
@@ -252,11 +257,12 @@ impl Taa {
                 },
             })
         };
+        let timer = self.timer.as_ref().filter(|t| t.ready());
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("taa resolve"),
             color_attachments: &[attachment(output), attachment(&history.views[write])],
             depth_stencil_attachment: None,
-            timestamp_writes: None,
+            timestamp_writes: timer.and_then(|t| t.pass_writes()),
             occlusion_query_set: None,
             multiview_mask: None,
         });
@@ -264,6 +270,9 @@ impl Taa {
         pass.set_bind_group(0, &history.groups[self.read], &[]);
         pass.draw(0..3, 0..1);
         drop(pass);
+        if let Some(t) = timer {
+            t.resolve(encoder);
+        }
         if let Some((_, velocity)) = &targets.velocity {
             encoder.copy_texture_to_texture(
                 velocity.texture().as_image_copy(),
