@@ -2,7 +2,8 @@
 //!
 //! A counting global allocator wraps the system one. For every model (the
 //! horse's herd, the bird's flock), behaviour off and on, and every
-//! technique, the test draws `WARM_UP` frames headless, then counts the heap
+//! technique (and with behaviour on, also with TAA and the motion view),
+//! the test draws `WARM_UP` frames headless, then counts the heap
 //! allocations (`alloc`, `alloc_zeroed` and `realloc`, on any thread) of
 //! `COUNTED` more frames (`Headless::draw_frame`: encode, submit, wait; no
 //! read-back), 1/60 s of scene time apart.
@@ -25,8 +26,10 @@ use gpu_common as common;
 
 use stampede::crowd::BehaviourSettings;
 use stampede::crowd::FrameSettings;
+use stampede::crowd::motion::Aa;
 use stampede::crowd::setup::{Loaded, ModelChoice, load};
 use stampede::render::headless::{self, Headless};
+use stampede::render::targets::TargetOptions;
 use stampede::render::{RendererConfig, TechniqueKind};
 use stampede::vat::Precision;
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -211,13 +214,29 @@ fn count_frames(view: &mut Headless, time: &mut f64, clip: Option<u32>) -> Tally
 /// and justified here.)
 const OURS_PER_FRAME: f64 = 0.0;
 
-fn view_for(prepared: &Loaded, behaviour: bool) -> Option<Headless> {
+fn view_for(prepared: &Loaded, behaviour: bool, targets: TargetOptions) -> Option<Headless> {
     let gpu = common::gpu_or_skip("frame allocations")?;
     let mut config = RendererConfig::for_model(prepared, 64, 48, 20, SEED, headless::FORMAT);
     if behaviour {
         config.behaviour = BehaviourSettings::on();
     }
-    Some(Headless::new(gpu, &prepared.model, &prepared.vat, &config).expect("renderer"))
+    config.targets = targets;
+    let mut view = Headless::new(gpu, &prepared.model, &prepared.vat, &config).expect("renderer");
+    view.renderer.post.show_motion = targets.velocity;
+    Some(view)
+}
+
+/// The default targets, and (with behaviour on) TAA with the motion view:
+/// the velocity target, the resolve and the previous frame's state.
+fn target_options(behaviour: bool) -> Vec<TargetOptions> {
+    let mut all = vec![TargetOptions::default()];
+    if behaviour {
+        all.push(TargetOptions {
+            aa: Aa::Taa,
+            velocity: true,
+        });
+    }
+    all
 }
 
 /// Zero (or the named few) allocations per frame from our code, in every
@@ -238,8 +257,11 @@ fn steady_state_frames_do_not_allocate() {
     let mut report = Vec::new();
     for (name, choice) in [("horse", ModelChoice::Horse), ("bird", ModelChoice::Bird)] {
         let prepared = load(&choice, 10.0, Precision::F16, None).expect("the model bakes");
-        for behaviour in [false, true] {
-            let Some(mut view) = view_for(&prepared, behaviour) else {
+        for (behaviour, targets) in [false, true]
+            .into_iter()
+            .flat_map(|b| target_options(b).into_iter().map(move |t| (b, t)))
+        {
+            let Some(mut view) = view_for(&prepared, behaviour, targets) else {
                 return;
             };
             let mut time = 0.0;
@@ -255,8 +277,9 @@ fn steady_state_frames_do_not_allocate() {
                     .map(|(k, n)| format!("{k} {}", per_frame(*n)))
                     .collect();
                 let line = format!(
-                    "{name:5} behaviour {:3} {:14} ours {:5.2}/frame  theirs {:6.2}/frame ({})",
+                    "{name:5} behaviour {:3} {:4} {:14} ours {:5.2}/frame  theirs {:6.2}/frame ({})",
                     if behaviour { "on" } else { "off" },
+                    targets.aa.label(),
                     kind.label(),
                     per_frame(tally.ours()),
                     per_frame(tally.theirs()),

@@ -49,9 +49,18 @@ fn cs_skin_bone_palettes(
     }
 }
 
-// The velocity target's previous pose: this frame's (the placement and the
-// cameras move; the limbs' own motion is not kept: the palettes this pass
-// made last frame cover only what was drawn then).
+// The previous frame's pose from the bone texture at its clip times, as the
+// bone-texture technique poses: exact (the palettes this pass made last
+// frame cover only what was drawn then). The draws bind the bone texture's
+// clip table.
 fn previous_pose(vertex: u32, instance: u32, before: AnimState, now: AnimState) -> VatSample {
-    return pose(vertex, instance, now);
+    return bone_vertex_blend(
+        vertex,
+        before.previous,
+        before.previous_time,
+        before.clip,
+        before.time,
+        before.weight,
+        frame.interpolate != 0u && !before.nearest,
+    );
 }

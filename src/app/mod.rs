@@ -1,5 +1,6 @@
 //! The viewer: a winit window with an egui panel, or one headless frame.
 
+pub mod aa_ui;
 mod args;
 pub mod costs_ui;
 pub mod cull_ui;

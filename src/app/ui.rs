@@ -35,6 +35,8 @@ pub struct UiState {
     pub recent: RecentFiles,
     /// The sun's shadows.
     pub shadows: crate::crowd::shadow::ShadowSettings,
+    /// Anti-aliasing and the motion-vector view.
+    pub targets: crate::render::targets::TargetOptions,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +74,7 @@ pub struct Stats<'a> {
     pub costs: CostsView<'a>,
     pub cull: super::cull_ui::CullView<'a>,
     pub shadows: super::shadow_ui::ShadowView,
+    pub aa: super::aa_ui::AaView,
     /// The herd's schedule or the flock chooses the clips (behaviour on).
     pub behaviour_chooses_clips: bool,
 }
@@ -158,6 +161,7 @@ pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> (Vec<
             }
             super::cull_ui::cull_section(ui, &mut state.cull, &stats.cull);
             super::shadow_ui::shadow_section(ui, &mut state.shadows, &stats.shadows);
+            super::aa_ui::aa_section(ui, &mut state.targets, &stats.aa);
             ui.separator();
 
             egui::CollapsingHeader::new("Playback").default_open(false).show(ui, |ui| {

@@ -58,9 +58,30 @@ struct VatJson<'a, E: Serialize> {
     primitives: Vec<PrimitiveJson>,
     error: &'a ErrorReport,
     bake_ms: f64,
+    /// How to draw the previous frame's pose (motion vectors).
+    motion: Motion,
     /// Sections the layers above add (the LOD chain's `lod`).
     #[serde(flatten)]
     extra: &'a E,
+}
+
+/// The previous frame's pose, spelled out for other engines (README.md,
+/// "Motion vectors from the export").
+#[derive(Serialize)]
+struct Motion {
+    previous_pose: &'static str,
+    crossfade: &'static str,
+    velocity: &'static str,
+    time_jump: &'static str,
+}
+
+impl Motion {
+    const TEXT: Self = Self {
+        previous_pose: "evaluate the same pose at the previous frame's time T - dt: each clip's clip time at T - dt (clip_time = (T - dt) * rate + offset), sampled and lerped between frames exactly as for T, the instance placed where it was at T - dt, projected by the previous frame's unjittered view-projection",
+        crossfade: "keep each crossfade's start time, not a per-frame counter: weight(T) = clamp((T - start) / fade, 0, 1), and a change of clip at T - dt < start < T blends at weight(T - dt) from the clip before it",
+        velocity: "uv(clip) = (clip.x / clip.w * 0.5 + 0.5, 0.5 - clip.y / clip.w * 0.5); motion = uv(now) - uv(before), both without the TAA jitter",
+        time_jump: "when dt < 0 or dt > 0.25 s (a seek, a reset) use T for both: no motion, and drop the TAA history",
+    };
 }
 
 /// No extra sections.
@@ -228,6 +249,7 @@ pub fn export_with(
             .collect(),
         error: &vat.report,
         bake_ms: vat.bake_ms,
+        motion: Motion::TEXT,
         extra,
     };
     let path = dir.join("vat.json");

@@ -310,6 +310,7 @@ impl Running {
         renderer_config.behaviour = behaviour;
         renderer_config.cull = args.cull.settings();
         renderer_config.shadows = args.shadows.settings();
+        renderer_config.targets = args.aa.targets();
         let mut renderer = Renderer::new(
             gpu.clone(),
             &prepared.model,
@@ -317,6 +318,7 @@ impl Running {
             &renderer_config,
         )?;
         renderer.set_technique(args.technique)?;
+        renderer.post.show_motion = args.aa.motion_view;
         let camera = renderer.camera_at(0.0, 1.0);
         let camera = args.camera.map_or(camera, |spec| spec.apply(camera));
 
@@ -356,6 +358,7 @@ impl Running {
             motion: args.motion,
             recent: super::recent::RecentFiles::load(),
             shadows: args.shadows.settings(),
+            targets: args.aa.targets(),
         };
         Ok(Self {
             motion: args.motion,
@@ -492,9 +495,11 @@ impl Running {
             behaviour: self.ui.behaviour,
             cull: self.ui.cull,
             shadows: self.ui.shadows,
+            targets: self.ui.targets,
             ..config
         };
         self.renderer = Renderer::new(self.gpu.clone(), &prepared.model, &prepared.vat, &config)?;
+        self.renderer.post.show_motion = self.ui.targets.velocity;
         self.parity = None;
         self.flock_goal = None;
         let technique = self.ui.technique;

@@ -31,6 +31,7 @@ impl Running {
             behaviour: self.ui.behaviour,
             cull: self.ui.cull,
             shadows: self.ui.shadows,
+            targets: self.ui.targets,
             ..RendererConfig::for_model(
                 &self.prepared,
                 self.renderer.targets.width,
@@ -64,6 +65,7 @@ impl Running {
             egui_wgpu::RendererOptions::default(),
         );
         self.renderer = renderer;
+        self.renderer.post.show_motion = self.ui.targets.velocity;
         self.gpu = gpu;
         let technique = self.ui.technique;
         self.switch(technique);

@@ -120,6 +120,11 @@ impl Running {
                 gpu_ms: self.renderer.shadow_gpu_ms(),
                 gpu_bytes: self.renderer.shadows().gpu_memory_bytes(),
             },
+            aa: crate::app::aa_ui::AaView {
+                resolve_ms: self.renderer.resolve_gpu_ms(),
+                history_bytes: self.renderer.post.gpu_memory_bytes(&self.renderer.targets),
+                samples: self.renderer.targets.samples,
+            },
             costs: CostsView {
                 costs: self.renderer.costs(),
                 parity: self.parity.map(|(_, p)| p),
@@ -154,6 +159,12 @@ impl Running {
         }
         if self.ui.shadows != before.shadows {
             self.renderer.set_shadow_settings(self.ui.shadows);
+        }
+        if self.ui.targets != before.targets {
+            self.renderer.post.show_motion = self.ui.targets.velocity;
+            if let Err(e) = self.renderer.set_target_options(self.ui.targets) {
+                self.message = Some(e.to_string());
+            }
         }
         if self.ui.behaviour != before.behaviour {
             self.renderer.set_behaviour(self.ui.behaviour);

@@ -121,6 +121,13 @@ impl PaletteSource for BonePalettes {
         (0, palettes.reserve(ctx, count))
     }
 
+    /// The previous pose comes from the bone texture at the previous
+    /// frame's clip times (the palettes this pass made last frame cover
+    /// only what was drawn then).
+    fn previous_pose_source(&self) -> Option<(&wgpu::Buffer, &wgpu::TextureView)> {
+        Some((&self.clips, &self.view))
+    }
+
     fn bind(&mut self, device: &wgpu::Device, state: &wgpu::Buffer, palettes: &wgpu::Buffer) {
         self.group = Some(bind_group(
             device,

@@ -93,6 +93,31 @@ pub trait PaletteSource: Sized {
     fn gpu_bytes(&self) -> u64 {
         0
     }
+    /// The clip table and bone texture the draws' previous pose samples
+    /// (the velocity target), when it is not the previous frame's palettes.
+    fn previous_pose_source(&self) -> Option<(&wgpu::Buffer, &wgpu::TextureView)> {
+        None
+    }
+}
+
+/// A 1×1 stand-in for the bone texture of the draws' group.
+fn no_bone_texture(device: &wgpu::Device) -> wgpu::TextureView {
+    device
+        .create_texture(&wgpu::TextureDescriptor {
+            label: Some("no bone texture"),
+            size: wgpu::Extent3d {
+                width: 1,
+                height: 1,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba32Float,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        })
+        .create_view(&Default::default())
 }
 
 /// Live skinning's palettes, sampled for every drawn instance on the CPU.
@@ -137,6 +162,8 @@ pub struct ComputeSkinning<P> {
     /// Instances drawn this frame, and whether their palettes come in pairs.
     drawn: u32,
     blend: bool,
+    /// Bound as the bone texture where the source has none.
+    no_bones: wgpu::TextureView,
 }
 
 impl<P: PaletteSource> ComputeSkinning<P> {
@@ -179,6 +206,7 @@ impl<P: PaletteSource> ComputeSkinning<P> {
             vertices,
             drawn: 0,
             blend: false,
+            no_bones: no_bone_texture(device),
         })
     }
 
@@ -210,8 +238,12 @@ impl<P: PaletteSource> ComputeSkinning<P> {
         if out.skin[parity].is_none() {
             let skin = [&self.skin.vertices, &self.skin.info];
             out.skin[parity] = Some(self.pass.skin_group(device, out, palettes, skin));
-            let buffers = [&self.clip_table, &self.skin.vertices, &self.skin.info];
-            out.draw[parity] = Some(self.pass.draw_group(device, out, previous, buffers));
+            let (clips, bones) = self
+                .source
+                .previous_pose_source()
+                .unwrap_or((&self.clip_table, &self.no_bones));
+            let buffers = [clips, &self.skin.vertices, &self.skin.info];
+            out.draw[parity] = Some(self.pass.draw_group(device, out, (previous, bones), buffers));
             self.source.bind(device, &out.state, palettes);
         }
     }

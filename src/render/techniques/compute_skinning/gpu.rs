@@ -10,7 +10,9 @@ use crate::gpu::compute_storage;
 use crate::render::techniques::skinning::PREVIOUS_BINDING;
 use crate::lod::LodChain;
 use crate::render::gpu_data::SkinParams;
-use crate::render::pipeline::{bind_group, compute_pipeline, storage_entry, uniform_entry};
+use crate::render::pipeline::{
+    bind_group, compute_pipeline, storage_entry, texture_entry, uniform_entry,
+};
 use crate::render::techniques::{BuildContext, MAX_VIEWS, TechniqueKind};
 use wgpu::util::DeviceExt;
 
@@ -164,6 +166,7 @@ impl Layouts {
                     uniform_entry(3),
                     storage_entry(4),
                     storage_entry(6),
+                    texture_entry(10),
                     storage_entry(PREVIOUS_BINDING),
                 ],
             ),
@@ -407,13 +410,14 @@ impl SkinPass {
     }
 
     /// Group 1 of the draws of `out`: the skinned vertices, and for the
-    /// velocity target's previous pose the previous frame's palettes and
-    /// the skin data; `clips` is the technique's clip table.
+    /// velocity target's previous pose the skin data with the previous
+    /// frame's palettes or the bone texture; `clips` is the clip table the
+    /// draws read (the bone texture's, with it).
     pub fn draw_group(
         &self,
         device: &wgpu::Device,
         out: &Output,
-        previous: &wgpu::Buffer,
+        (previous, bones): (&wgpu::Buffer, &wgpu::TextureView),
         [clips, skin_vertices, info]: [&wgpu::Buffer; 3],
     ) -> wgpu::BindGroup {
         bind_group(
@@ -426,6 +430,7 @@ impl SkinPass {
                 (3, info.as_entire_binding()),
                 (4, out.skinned.as_entire_binding()),
                 (6, out.state.as_entire_binding()),
+                (10, wgpu::BindingResource::TextureView(bones)),
                 (PREVIOUS_BINDING, previous.as_entire_binding()),
             ],
         )
