@@ -9,7 +9,8 @@
 #      field off (--compare-far-field), then culling, LOD and shadows off;
 #   2. every technique at 10,000 horses (the defaults);
 #   3. the far field at 10,000 and 100,000 (with and without it), occlusion
-#      culling on and off at 30,000 and 1,000,000 (two views), then VAT
+#      culling on and off at 30,000 and 1,000,000 (two views), TAA against
+#      MSAA, none and the velocity target alone (10,000 and 100,000), then VAT
 #      against the skinning techniques (compute skinning among them),
 #      shadows off and on;
 #   4. then, while time is left: the VAT precisions, culling and LOD at up
@@ -110,6 +111,9 @@ step far-field 60 --techniques vat,static --counts 10000,100000 "${herd[@]}" --c
 step occlusion-herd 30 --techniques vat --counts 30000,1000000 "${herd[@]}" --compare-occlusion
 step occlusion-eye 30 --techniques vat --counts 30000,1000000 "${herd[@]}" --compare-occlusion \
     --camera 90,1,4
+# 3a'. TAA against 4x MSAA, no anti-aliasing and the velocity target alone
+# (MSAA is the default from lavapipe's figures).
+step aa 30 --techniques vat,skinning --counts 10000,100000 "${herd[@]}" --aa taa --compare-aa
 # 3b. Is VAT worth it? (docs/benchmarks.md): VAT against the skinning
 # techniques, the compute-skinning pair among them (their skin pass is timed
 # apart: technique_gpu_ms), shadows off and on, 1,000 to 100,000 horses.

@@ -9,10 +9,12 @@
 mod gpu_common;
 use gpu_common as common;
 
+use stampede::crowd::motion::Aa;
 use stampede::crowd::setup::{ModelChoice, load};
 use stampede::crowd::{BehaviourSettings, FrameSettings};
 use stampede::gpu::GpuContext;
 use stampede::render::headless::{self, Headless, RgbaImage};
+use stampede::render::targets::TargetOptions;
 use stampede::render::{RendererConfig, TechniqueKind};
 use stampede::vat::Precision;
 use std::sync::Arc;
@@ -26,10 +28,20 @@ fn render(
     technique: TechniqueKind,
     precision: Precision,
 ) -> (RgbaImage, RgbaImage) {
+    render_with(gpu, technique, precision, TargetOptions::default())
+}
+
+fn render_with(
+    gpu: &Arc<GpuContext>,
+    technique: TechniqueKind,
+    precision: Precision,
+    targets: TargetOptions,
+) -> (RgbaImage, RgbaImage) {
     let loaded = load(&ModelChoice::Horse, 15.0, precision, None).expect("horse");
     let mut config = RendererConfig::for_model(&loaded, SIZE.0, SIZE.1, 20, 1, headless::FORMAT);
     config.behaviour = BehaviourSettings::on();
     config.shadows.cascades = 1;
+    config.targets = targets;
     let mut view =
         Headless::new(gpu.clone(), &loaded.model, &loaded.vat, &config).expect("renderer");
     view.renderer.set_technique(technique).expect("technique");
@@ -39,6 +51,17 @@ fn render(
         ..FrameSettings::default()
     };
     view.camera = view.renderer.camera_at(settings.time, 1.0);
+    // TAA's picture: the frames of a jitter cycle at the time, the herd
+    // galloping into it (motion vectors, reprojection and all).
+    if targets.aa == Aa::Taa {
+        for k in (1..=16).rev() {
+            let earlier = FrameSettings {
+                time: settings.time - k as f64 / 60.0,
+                ..settings
+            };
+            view.draw_frame(&earlier).expect("frame");
+        }
+    }
     let shown = view.render(&settings).expect("render");
     view.renderer.hide_crowd = true;
     let hidden = view.render(&settings).expect("render");
@@ -86,4 +109,42 @@ fn gl_draws_the_crowd_as_vulkan_does() {
             d.failed
         );
     }
+}
+
+/// TAA (the velocity target, the float scene colour, the resolve and its
+/// history) resolves on GL as on Vulkan.
+#[test]
+fn gl_resolves_taa_as_vulkan_does() {
+    let Some(gl) = common::backend_or_skip("gl_backend TAA (GL)", wgpu::Backends::GL) else {
+        return;
+    };
+    let Some(vulkan) = common::gpu_or_skip("gl_backend TAA") else {
+        return;
+    };
+    let taa = TargetOptions {
+        aa: Aa::Taa,
+        velocity: false,
+    };
+    let (on_gl, gl_hidden) = render_with(&gl, TechniqueKind::Vat, Precision::F16, taa);
+    let (on_vulkan, _) = render_with(&vulkan, TechniqueKind::Vat, Precision::F16, taa);
+    let crowd = common::diff(&on_gl, &gl_hidden, 8);
+    let share = crowd.failed as f64 / (SIZE.0 * SIZE.1) as f64;
+    let d = common::diff(&on_gl, &on_vulkan, 24);
+    eprintln!(
+        "TAA: crowd {:.1} % of the GL picture; GL vs Vulkan mean {:.3}, {} pixels off",
+        share * 100.0,
+        d.mean,
+        d.failed
+    );
+    assert!(
+        share > 0.2,
+        "TAA: the crowd covers {:.2} % on GL",
+        share * 100.0
+    );
+    assert!(
+        d.mean < 0.1 && d.failed < 60,
+        "TAA: GL and Vulkan differ (mean {:.3}, {} pixels)",
+        d.mean,
+        d.failed
+    );
 }

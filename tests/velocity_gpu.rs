@@ -440,3 +440,104 @@ fn a_time_jump_gives_no_motion() {
     view.draw_frame(&at(9.0)).expect("frame");
     assert_eq!(moving(&mut view), 0, "paused, nothing moves");
 }
+
+/// The flock (simulated on the GPU, so its previous state is the boids the
+/// previous frame drew, copied before the frame's steps): at the pixel
+/// where each visible bird's origin lands, the velocity is the origin's
+/// motion between the two read-back boid states through the two cameras.
+/// Bound: 0.35 px + 15 % (the pixel shows the body near the origin, which
+/// the wings and the bank turn a little around it), for 90 % of the birds
+/// seen; a previous state one step off (or this frame's) misses by the
+/// step's whole motion.
+#[test]
+fn birds_move_as_their_boids_did() {
+    let Some(gpu) = common::gpu_or_skip("velocity_gpu birds") else {
+        return;
+    };
+    let prepared = load(&ModelChoice::Bird, 30.0, Precision::F16, None).expect("the bird bakes");
+    let mut config =
+        RendererConfig::for_model(&prepared, SIZE.0, SIZE.1, 150, SEED, headless::FORMAT);
+    config.behaviour = BehaviourSettings::on();
+    config.targets = TargetOptions {
+        aa: Aa::Off,
+        velocity: true,
+    };
+    config.shadows.enabled = false;
+    let mut view = Headless::new(gpu, &prepared.model, &prepared.vat, &config).expect("renderer");
+    let at = |time| FrameSettings {
+        time,
+        clip: prepared.clip,
+        ..FrameSettings::default()
+    };
+    // A second of flight, then the flock's own view.
+    let mut t = 0.0;
+    while t < 1.0 {
+        view.draw_frame(&at(t)).expect("frame");
+        t += 0.25;
+    }
+    view.draw_frame(&at(1.0)).expect("frame");
+    view.camera = view.renderer.flock_camera().expect("a flock");
+    view.camera.distance *= 0.5;
+    let boids = |view: &Headless| {
+        let r = &view.renderer;
+        r.behaviour()
+            .flock_sim()
+            .expect("a flock")
+            .read_back(&r.gpu.device, &r.gpu.queue)
+            .expect("read back")
+    };
+    view.draw_frame(&at(1.0 + DT)).expect("frame");
+    let before = boids(&view);
+    view.draw_frame(&at(1.0 + 2.0 * DT)).expect("frame");
+    let after = boids(&view);
+    let frame = view.renderer.last_frame.expect("a frame");
+    let (vp, previous_vp) = (mat(frame.motion_view_proj), mat(frame.previous_view_proj));
+    let motion = view
+        .renderer
+        .read_motion()
+        .expect("read back")
+        .expect("velocity");
+    let depth = motion.depth.as_ref().expect("depth");
+    let (mut seen, mut within, mut moving) = (0, 0, 0);
+    let mut worst = 0.0f32;
+    for (b0, b1) in before.iter().zip(&after) {
+        let (p0, p1) = (Vec3::from(b0.pos), Vec3::from(b1.pos));
+        let clip = vp * p1.extend(1.0);
+        let ndc = clip.truncate() / clip.w;
+        let px = Vec2::new(
+            (ndc.x * 0.5 + 0.5) * SIZE.0 as f32,
+            (0.5 - ndc.y * 0.5) * SIZE.1 as f32,
+        );
+        if clip.w <= 0.0
+            || px.x < 0.0
+            || px.y < 0.0
+            || px.x >= SIZE.0 as f32
+            || px.y >= SIZE.1 as f32
+        {
+            continue;
+        }
+        let (x, y) = (px.x as u32, px.y as u32);
+        // The bird's body at its origin, not one in front or the sky.
+        if (depth[(y * SIZE.0 + x) as usize] - ndc.z).abs() > 2e-3 {
+            continue;
+        }
+        let expected = pixel_motion(p1, p0, vp, previous_vp, SIZE);
+        let error = (motion.pixels(x, y) - expected).length();
+        seen += 1;
+        within += (error <= 0.35 + 0.15 * expected.length()) as u32;
+        moving += (expected.length() > 0.5) as u32;
+        worst = worst.max(error);
+    }
+    eprintln!(
+        "{seen} birds seen at their origin, {within} within the bound, {moving} moving over 0.5 px; worst error {worst:.3} px"
+    );
+    assert!(seen >= 10, "only {seen} birds seen at their origin");
+    assert!(
+        moving * 2 >= seen,
+        "the birds hardly move ({moving} of {seen} over 0.5 px)"
+    );
+    assert!(
+        within * 10 >= seen * 9,
+        "{within} of {seen} birds within the bound"
+    );
+}
