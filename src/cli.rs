@@ -128,6 +128,10 @@ pub struct AaArgs {
     /// length, full at 8 pixels).
     #[arg(long)]
     pub motion_view: bool,
+    /// Blur the picture along each pixel's motion (half a frame either
+    /// side, at most 32 pixels); needs --aa taa.
+    #[arg(long)]
+    pub motion_blur: bool,
 }
 
 impl AaArgs {

@@ -182,3 +182,26 @@ fn the_viewer_without_a_display_says_how_to_get_a_picture() {
     }
     assert!(!err.contains(".cargo"), "no source path:\n{err}");
 }
+
+/// Anti-aliasing flags a picture cannot have are refused with the reason:
+/// motion blur needs TAA, an unknown mode names the known ones.
+#[test]
+fn anti_aliasing_flags_say_what_they_need() {
+    let (ok, _, err) = stampede(&[
+        "--headless",
+        "--screenshot",
+        "/nonexistent/x.png",
+        "--motion-blur",
+    ]);
+    assert!(!ok);
+    assert!(err.contains("--motion-blur needs --aa taa"), "{err}");
+    let (ok, _, err) = stampede(&[
+        "--headless",
+        "--screenshot",
+        "/nonexistent/x.png",
+        "--aa",
+        "fxaa",
+    ]);
+    assert!(!ok);
+    assert!(err.contains("msaa, taa or off"), "{err}");
+}

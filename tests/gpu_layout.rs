@@ -16,6 +16,7 @@ use stampede::render::gpu_data::{
     SkinInfo, SkinParams, SkinVertex, SkinnedVertex, StaticVertex, VatClipGpu, VatPackingGpu,
 };
 use stampede::render::impostor::BakeLayerGpu;
+use stampede::render::post::motion_blur::BlurUniform;
 use stampede::render::post::motion_view::MotionViewUniform;
 use stampede::render::post::taa::TaaUniform;
 use stampede::render::{TechniqueKind, shaders};
@@ -323,6 +324,12 @@ fn rust_mirrors_match_their_wgsl_structs() {
             frames
         }),
         &wgsl_layout(&taa, "TaaParams"),
+    ));
+    let blur = shaders::MOTION_BLUR.source().expect("composes");
+    problems.extend(compare(
+        "BlurParams",
+        &rust_layout!(BlurUniform { viewport, size }),
+        &wgsl_layout(&blur, "BlurParams"),
     ));
     let motion_view = shaders::MOTION_VIEW.source().expect("composes");
     problems.extend(compare(

@@ -250,3 +250,64 @@ fn a_moving_herd_does_not_ghost_and_a_jump_drops_the_history() {
         "after the jump TAA is {e:.3} from the reference, one sample {single:.3}"
     );
 }
+
+/// Motion blur (with TAA) changes only what moves: the same frames with
+/// and without it are equal wherever the velocity target is still (the
+/// ground under a still camera), and differ on the galloping horses.
+#[test]
+fn motion_blur_smears_only_what_moves() {
+    let Some((gpu, prepared)) = setup() else {
+        return;
+    };
+    let frames = |blur: bool| {
+        let mut v = view(&gpu, &prepared, Aa::Taa, 1, 60, true);
+        v.renderer.post.motion_blur = blur;
+        let mut camera = v.renderer.camera_at(3.0, 1.0);
+        camera.distance *= 0.6;
+        v.camera = camera;
+        for k in 0..4 {
+            v.draw_frame(&at(&prepared, 3.0 + k as f64 * DT, 1.0))
+                .expect("frame");
+        }
+        let image = v
+            .render(&at(&prepared, 3.0 + 4.0 * DT, 1.0))
+            .expect("frame");
+        let motion = v
+            .renderer
+            .read_motion()
+            .expect("read back")
+            .expect("TAA has velocity");
+        (image, motion)
+    };
+    let (sharp, _) = frames(false);
+    let (blurred, motion) = frames(true);
+    let (mut still, mut moving, mut changed) = (0, 0, 0);
+    for y in 0..SIZE.1 {
+        for x in 0..SIZE.0 {
+            let i = ((y * SIZE.0 + x) * 4) as usize;
+            let same = sharp.pixels[i..i + 3] == blurred.pixels[i..i + 3];
+            let m = motion.pixels(x, y).length();
+            if m == 0.0 {
+                still += 1;
+                assert!(
+                    same,
+                    "pixel ({x}, {y}) does not move, yet the blur changed it"
+                );
+            } else if m > 2.0 {
+                moving += 1;
+                changed += !same as u32;
+            }
+        }
+    }
+    eprintln!(
+        "motion blur: {still} still pixels unchanged; {changed} of {moving} moving over 2 px changed"
+    );
+    assert!(
+        still > 1000 && moving > 200,
+        "{still} still, {moving} moving pixels"
+    );
+    assert!(
+        changed * 2 > moving,
+        "only {changed} of {moving} moving pixels were blurred"
+    );
+}

@@ -1,5 +1,6 @@
 //! The panel's anti-aliasing section: MSAA, TAA or none, the motion-vector
-//! view, and what TAA costs (its resolve's GPU time and its history).
+//! view, motion blur (with TAA), and what TAA costs (its resolve's GPU time
+//! and its history).
 
 use crate::crowd::motion::Aa;
 use crate::render::targets::TargetOptions;
@@ -15,7 +16,7 @@ pub struct AaView {
     pub samples: u32,
 }
 
-pub fn aa_section(ui: &mut egui::Ui, t: &mut TargetOptions, view: &AaView) {
+pub fn aa_section(ui: &mut egui::Ui, t: &mut TargetOptions, blur: &mut bool, view: &AaView) {
     egui::CollapsingHeader::new("Anti-aliasing")
         .default_open(false)
         .show(ui, |ui| {
@@ -39,6 +40,14 @@ pub fn aa_section(ui: &mut egui::Ui, t: &mut TargetOptions, view: &AaView) {
                     "Each pixel's motion since the previous frame: hue = direction, \
                  brightness = length (full at 8 pixels), still = black",
                 );
+            ui.add_enabled_ui(t.aa == Aa::Taa, |ui| {
+                ui.checkbox(blur, "motion blur")
+                    .on_hover_text("Each pixel averaged along its motion, half a frame either side")
+                    .on_disabled_hover_text(
+                        "Needs TAA: with MSAA the picture is resolved straight into the \
+                         window, which cannot be read",
+                    );
+            });
             if t.aa == Aa::Taa || t.velocity {
                 ui.label("velocity target: written by the scene pass (Rg16Float)");
             }
@@ -68,6 +77,7 @@ mod tests {
     #[test]
     fn every_control_sets_its_setting() {
         let mut t = TargetOptions::default();
+        let mut blur = false;
         let view = AaView {
             resolve_ms: Some(0.75),
             history_bytes: 16_600_000,
@@ -76,7 +86,7 @@ mod tests {
         let mut h = Harness::new();
         macro_rules! ui {
             () => {
-                |ui: &mut egui::Ui| aa_section(ui, &mut t, &view)
+                |ui: &mut egui::Ui| aa_section(ui, &mut t, &mut blur, &view)
             };
         }
         h.show(ui!());
@@ -90,6 +100,8 @@ mod tests {
         assert!(h.shows("0.75 ms/frame"), "{:?}", h.labels());
         assert!(h.shows("16.6 MB"), "{:?}", h.labels());
         assert!(h.shows("velocity target"), "{:?}", h.labels());
+        h.click("motion blur", ui!());
+        assert!(blur, "motion blur is on with TAA");
         h.click("off", ui!());
         assert_eq!(t.aa, Aa::Off);
         assert!(!h.shows("velocity target"), "none without TAA or the view");
@@ -98,5 +110,8 @@ mod tests {
         assert!(h.shows("velocity target"));
         h.click("MSAA 4×", ui!());
         assert_eq!(t.aa, Aa::Msaa);
+        // Without TAA the blur's switch does nothing.
+        h.click("motion blur", ui!());
+        assert!(blur, "the disabled switch left it as it was");
     }
 }

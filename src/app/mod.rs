@@ -31,6 +31,12 @@ pub fn run(args: ViewerArgs) -> anyhow::Result<()> {
             "--headless renders one frame to a file: add --screenshot PATH (and --time T)"
         );
     }
+    if args.aa.motion_blur && args.aa.aa != crowd::motion::Aa::Taa {
+        anyhow::bail!(
+            "--motion-blur needs --aa taa (it blurs TAA's resolved picture; with MSAA the \
+             picture is resolved straight into the output, which cannot be read back)"
+        );
+    }
     if args.headless {
         return screenshot_headless(&args, count);
     }
@@ -82,6 +88,7 @@ fn screenshot_headless(args: &ViewerArgs, count: u32) -> anyhow::Result<()> {
     let mut view = Headless::new(gpu, &prepared.model, &prepared.vat, &config)?;
     view.renderer.set_technique(args.technique)?;
     view.renderer.post.show_motion = args.aa.motion_view;
+    view.renderer.post.motion_blur = args.aa.motion_blur;
     let settings = FrameSettings {
         time: args.time,
         clip: prepared.clip,
@@ -120,7 +127,8 @@ fn screenshot_headless(args: &ViewerArgs, count: u32) -> anyhow::Result<()> {
         }
     }
     // TAA's picture is the history's: the frame after a jitter cycle
-    // paused at the time (the motion view, a frame's step before it).
+    // paused at the time (the motion view and motion blur, a frame's step
+    // before it).
     let settled = if args.aa.aa == crate::crowd::motion::Aa::Taa {
         crate::crowd::motion::JITTER_FRAMES
     } else {
@@ -129,7 +137,7 @@ fn screenshot_headless(args: &ViewerArgs, count: u32) -> anyhow::Result<()> {
     for _ in 0..settled {
         view.draw_frame(&settings)?;
     }
-    if args.aa.motion_view {
+    if args.aa.motion_view || args.aa.motion_blur {
         view.draw_frame(&FrameSettings {
             time: settings.time - 1.0 / 60.0,
             ..settings

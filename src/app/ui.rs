@@ -37,6 +37,8 @@ pub struct UiState {
     pub shadows: crate::crowd::shadow::ShadowSettings,
     /// Anti-aliasing and the motion-vector view.
     pub targets: crate::render::targets::TargetOptions,
+    /// Motion blur (with TAA).
+    pub motion_blur: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,7 +163,7 @@ pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> (Vec<
             }
             super::cull_ui::cull_section(ui, &mut state.cull, &stats.cull);
             super::shadow_ui::shadow_section(ui, &mut state.shadows, &stats.shadows);
-            super::aa_ui::aa_section(ui, &mut state.targets, &stats.aa);
+            super::aa_ui::aa_section(ui, &mut state.targets, &mut state.motion_blur, &stats.aa);
             ui.separator();
 
             egui::CollapsingHeader::new("Playback").default_open(false).show(ui, |ui| {

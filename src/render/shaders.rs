@@ -89,6 +89,11 @@ pub const TAA: ModuleSpec = ModuleSpec {
     name: "taa",
     roots: &["taa"],
 };
+/// Motion blur after TAA's resolve.
+pub const MOTION_BLUR: ModuleSpec = ModuleSpec {
+    name: "motion_blur",
+    roots: &["motion_blur"],
+};
 /// The velocity target's debug view.
 pub const MOTION_VIEW: ModuleSpec = ModuleSpec {
     name: "motion_view",
@@ -119,6 +124,7 @@ pub const OTHER_MODULES: &[ModuleSpec] = &[
     IMPOSTOR_MIP,
     IMPOSTOR,
     TAA,
+    MOTION_BLUR,
     MOTION_VIEW,
 ];
 

@@ -359,6 +359,7 @@ impl Running {
             recent: super::recent::RecentFiles::load(),
             shadows: args.shadows.settings(),
             targets: args.aa.targets(),
+            motion_blur: args.aa.motion_blur,
         };
         Ok(Self {
             motion: args.motion,

@@ -160,6 +160,7 @@ impl Running {
         if self.ui.shadows != before.shadows {
             self.renderer.set_shadow_settings(self.ui.shadows);
         }
+        self.renderer.post.motion_blur = self.ui.motion_blur;
         if self.ui.targets != before.targets {
             self.renderer.post.show_motion = self.ui.targets.velocity;
             if let Err(e) = self.renderer.set_target_options(self.ui.targets) {

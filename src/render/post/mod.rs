@@ -2,6 +2,7 @@
 //! the velocity target's debug view. Both read what the scene pass wrote
 //! ([`Targets`]'s TAA colour and velocity) and draw into the output.
 
+pub mod motion_blur;
 pub mod motion_view;
 pub mod readback;
 pub mod taa;
@@ -15,9 +16,13 @@ use crate::gpu::GpuContext;
 pub struct Post {
     pub taa: Option<taa::Taa>,
     motion_view: Option<motion_view::MotionView>,
+    blur: Option<motion_blur::MotionBlur>,
     /// Draw the velocity target over the picture (the targets must have
     /// one: `TargetOptions::velocity`).
     pub show_motion: bool,
+    /// Blur the picture along the motion (with TAA only: MSAA resolves
+    /// into the output, which cannot be read).
+    pub motion_blur: bool,
 }
 
 impl Post {
@@ -38,9 +43,13 @@ impl Post {
     ) {
         let (device, queue) = (&gpu.device, &gpu.queue);
         if Self::resolves(targets) {
-            self.taa
-                .get_or_insert_with(|| taa::Taa::new(gpu, targets))
-                .encode(gpu, encoder, targets, output, viewport);
+            let taa = self.taa.get_or_insert_with(|| taa::Taa::new(gpu, targets));
+            taa.encode(gpu, encoder, targets, output, viewport);
+            if let (true, Some(resolved)) = (self.motion_blur, taa.last_output()) {
+                self.blur
+                    .get_or_insert_with(|| motion_blur::MotionBlur::new(device, targets))
+                    .encode(device, queue, encoder, targets, resolved, output, viewport);
+            }
         }
         if self.show_motion && targets.has_velocity() {
             self.motion_view
@@ -53,6 +62,7 @@ impl Post {
     pub fn fresh(&self) -> Self {
         Self {
             show_motion: self.show_motion,
+            motion_blur: self.motion_blur,
             ..Default::default()
         }
     }

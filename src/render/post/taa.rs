@@ -140,6 +140,13 @@ impl Taa {
         }
     }
 
+    /// The history the last resolve wrote (its output, as a float
+    /// texture), and which of the two it is.
+    pub fn last_output(&self) -> Option<(usize, &wgpu::TextureView)> {
+        let h = self.history.as_ref()?;
+        Some((self.read, &h.views[self.read]))
+    }
+
     /// Frames the history holds (0 right after a reset).
     pub fn frames(&self) -> u32 {
         self.frames
