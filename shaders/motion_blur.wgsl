@@ -3,6 +3,7 @@
 // half a frame either side (a 180° shutter), at most `MAX_BLUR_PX` pixels
 // long; a still pixel keeps the resolve's output. `BlurParams` is mirrored
 // by `render::post::taa::BlurUniform` (tests/gpu_layout.rs).
+// requires: fullscreen
 
 struct BlurParams {
     // The scene's viewport size (pixels), what the UV motion is relative to.
@@ -19,12 +20,6 @@ const SHUTTER: f32 = 0.5;
 @group(0) @binding(0) var resolved: texture_2d<f32>;
 @group(0) @binding(1) var blur_velocity: texture_2d<f32>;
 @group(0) @binding(2) var<uniform> blur: BlurParams;
-
-@vertex
-fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
-    let uv = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));
-    return vec4<f32>(uv * 2.0 - 1.0, 0.0, 1.0);
-}
 
 @fragment
 fn fs_main(@builtin(position) frag: vec4<f32>) -> @location(0) vec4<f32> {

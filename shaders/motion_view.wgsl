@@ -2,6 +2,7 @@
 // pixel's motion since the previous frame as a colour, its direction the
 // hue and its length the brightness (full at `view.full_px` pixels), still
 // pixels black.
+// requires: fullscreen
 
 struct MotionViewParams {
     // The scene's viewport size (pixels), what the UV motion is relative to.
@@ -12,12 +13,6 @@ struct MotionViewParams {
 
 @group(0) @binding(0) var velocity: texture_2d<f32>;
 @group(0) @binding(1) var<uniform> view: MotionViewParams;
-
-@vertex
-fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
-    let uv = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));
-    return vec4<f32>(uv * 2.0 - 1.0, 0.0, 1.0);
-}
 
 fn hue(h: f32) -> vec3<f32> {
     let k = vec3<f32>(0.0, 2.0 / 3.0, 1.0 / 3.0);

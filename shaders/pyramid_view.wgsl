@@ -2,6 +2,7 @@
 // the pyramid over the whole picture, each texel as large as the pixels it
 // covers: near is bright, far dark, nothing drawn (depth 1) black and
 // tinted blue so the holes show.
+// requires: fullscreen
 
 struct PyramidView {
     // The pyramid's mip 0 (the depth's size), the mip shown and where it
@@ -13,12 +14,6 @@ struct PyramidView {
 
 @group(0) @binding(0) var<uniform> view: PyramidView;
 @group(0) @binding(1) var<storage, read> mips: array<f32>;
-
-@vertex
-fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
-    let uv = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));
-    return vec4<f32>(uv * 2.0 - 1.0, 0.0, 1.0);
-}
 
 @fragment
 fn fs_main(@builtin(position) p: vec4<f32>) -> @location(0) vec4<f32> {

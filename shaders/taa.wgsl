@@ -5,6 +5,7 @@
 // converges to its supersampled picture. Writes the output and the next
 // history. `TaaParams` is mirrored by `render::post::taa::TaaUniform`
 // (tests/gpu_layout.rs).
+// requires: fullscreen
 
 struct TaaParams {
     // The scene's viewport in the target: x, y, width, height (pixels).
@@ -25,12 +26,6 @@ struct TaaParams {
 // The previous frame's velocity target: where the history's own point went
 // (a different motion there than here is a disocclusion).
 @group(0) @binding(5) var previous_velocity: texture_2d<f32>;
-
-@vertex
-fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
-    let uv = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));
-    return vec4<f32>(uv * 2.0 - 1.0, 0.0, 1.0);
-}
 
 fn to_ycocg(c: vec3<f32>) -> vec3<f32> {
     return vec3<f32>(

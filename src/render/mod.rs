@@ -10,6 +10,7 @@ pub mod cull;
 mod encode;
 pub mod flock_sim;
 mod framing;
+pub mod fullscreen;
 pub mod gpu_data;
 pub mod headless;
 pub mod impostor;

@@ -4,6 +4,7 @@
 
 use super::pyramid::DepthPyramid;
 use crate::render::Targets;
+use crate::render::fullscreen::{self, Fullscreen};
 use crate::render::pipeline::bind_group;
 use bytemuck::{Pod, Zeroable};
 
@@ -26,37 +27,6 @@ pub struct PyramidView {
 
 impl PyramidView {
     pub fn new(device: &wgpu::Device, targets: &Targets) -> Self {
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("pyramid view layout"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Storage { read_only: true },
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                },
-            ],
-        });
-        let module = crate::render::shaders::PYRAMID_VIEW.create(device);
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("pyramid view pipeline layout"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
         // Over the colour only (the velocity target keeps the scene's).
         let mut colour = targets.color_targets(None);
         if let Some(Some(v)) = colour.get_mut(1) {
@@ -64,33 +34,17 @@ impl PyramidView {
         }
         let mut depth = targets.depth_state(false);
         depth.depth_compare = Some(wgpu::CompareFunction::Always);
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("pyramid view"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("vs_main"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs_main"),
-                compilation_options: Default::default(),
-                targets: &colour,
-            }),
-            primitive: Default::default(),
-            depth_stencil: Some(depth),
+        let (layout, pipeline) = Fullscreen {
+            label: "pyramid view",
+            shader: crate::render::shaders::PYRAMID_VIEW,
+            entries: &[fullscreen::uniform(0), fullscreen::storage(1)],
+            targets: &colour,
+            depth: Some(depth),
             multisample: targets.multisample(),
-            multiview_mask: None,
-            cache: None,
-        });
-        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("pyramid view uniform"),
-            size: std::mem::size_of::<PyramidViewUniform>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        }
+        .build(device);
+        let uniform =
+            fullscreen::uniform_buffer::<PyramidViewUniform>(device, "pyramid view uniform");
         Self {
             pipeline,
             layout,

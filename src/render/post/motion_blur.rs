@@ -5,6 +5,7 @@
 //! motion blur needs TAA.
 
 use crate::render::Targets;
+use crate::render::fullscreen::{self, Fullscreen};
 use crate::render::pipeline::bind_group;
 use bytemuck::{Pod, Zeroable};
 
@@ -26,66 +27,20 @@ pub struct MotionBlur {
 
 impl MotionBlur {
     pub fn new(device: &wgpu::Device, targets: &Targets) -> Self {
-        let texture = |binding| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::FRAGMENT,
-            ty: wgpu::BindingType::Texture {
-                sample_type: wgpu::TextureSampleType::Float { filterable: false },
-                view_dimension: wgpu::TextureViewDimension::D2,
-                multisampled: false,
-            },
-            count: None,
-        };
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("motion blur layout"),
+        let (layout, pipeline) = Fullscreen {
+            label: "motion blur",
+            shader: crate::render::shaders::MOTION_BLUR,
             entries: &[
-                texture(0),
-                texture(1),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                },
+                fullscreen::texture(0, false),
+                fullscreen::texture(1, false),
+                fullscreen::uniform(2),
             ],
-        });
-        let module = crate::render::shaders::MOTION_BLUR.create(device);
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("motion blur pipeline layout"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("motion blur"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("vs_main"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs_main"),
-                compilation_options: Default::default(),
-                targets: &[Some(targets.format.into())],
-            }),
-            primitive: Default::default(),
-            depth_stencil: None,
+            targets: &[Some(targets.format.into())],
+            depth: None,
             multisample: Default::default(),
-            multiview_mask: None,
-            cache: None,
-        });
-        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("motion blur uniform"),
-            size: std::mem::size_of::<BlurUniform>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        }
+        .build(device);
+        let uniform = fullscreen::uniform_buffer::<BlurUniform>(device, "motion blur uniform");
         Self {
             pipeline,
             layout,
@@ -129,28 +84,15 @@ impl MotionBlur {
             size: [targets.width as f32, targets.height as f32],
         };
         queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&u));
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("motion blur"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: output,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: None,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
-        let [x, y, w, h] = viewport;
-        pass.set_viewport(x, y, w, h, 0.0, 1.0);
-        pass.set_pipeline(&self.pipeline);
         if let Some((_, group)) = &self.groups[index] {
-            pass.set_bind_group(0, group, &[]);
+            fullscreen::draw_over(
+                encoder,
+                "motion blur",
+                output,
+                viewport,
+                &self.pipeline,
+                group,
+            );
         }
-        pass.draw(0..3, 0..1);
     }
 }

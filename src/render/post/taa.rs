@@ -5,6 +5,7 @@
 //! written the other, made again with the targets.
 
 use crate::gpu::GpuContext;
+use crate::render::fullscreen::{self, Fullscreen};
 use crate::render::pipeline::bind_group;
 use crate::render::targets::{TAA_COLOR_FORMAT, VELOCITY_FORMAT};
 use crate::render::{GpuTimer, Targets};
@@ -52,68 +53,22 @@ pub struct Taa {
 impl Taa {
     pub fn new(gpu: &GpuContext, targets: &Targets) -> Self {
         let device = &gpu.device;
-        let texture = |binding, filterable| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::FRAGMENT,
-            ty: wgpu::BindingType::Texture {
-                sample_type: wgpu::TextureSampleType::Float { filterable },
-                view_dimension: wgpu::TextureViewDimension::D2,
-                multisampled: false,
-            },
-            count: None,
-        };
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("taa layout"),
+        let (layout, pipeline) = Fullscreen {
+            label: "taa resolve",
+            shader: crate::render::shaders::TAA,
             entries: &[
-                texture(0, false),
-                texture(1, false),
-                texture(2, true),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 3,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-                texture(5, false),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 4,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                },
+                fullscreen::texture(0, false),
+                fullscreen::texture(1, false),
+                fullscreen::texture(2, true),
+                fullscreen::sampler(3),
+                fullscreen::uniform(4),
+                fullscreen::texture(5, false),
             ],
-        });
-        let module = crate::render::shaders::TAA.create(device);
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("taa pipeline layout"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("taa resolve"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("vs_main"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs_main"),
-                compilation_options: Default::default(),
-                targets: &[Some(targets.format.into()), Some(TAA_COLOR_FORMAT.into())],
-            }),
-            primitive: Default::default(),
-            depth_stencil: None,
+            targets: &[Some(targets.format.into()), Some(TAA_COLOR_FORMAT.into())],
+            depth: None,
             multisample: Default::default(),
-            multiview_mask: None,
-            cache: None,
-        });
+        }
+        .build(device);
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("taa history sampler"),
             mag_filter: wgpu::FilterMode::Linear,
@@ -122,12 +77,7 @@ impl Taa {
             address_mode_v: wgpu::AddressMode::ClampToEdge,
             ..Default::default()
         });
-        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("taa uniform"),
-            size: std::mem::size_of::<TaaUniform>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let uniform = fullscreen::uniform_buffer::<TaaUniform>(device, "taa uniform");
         Self {
             pipeline,
             layout,
