@@ -63,6 +63,13 @@ fn bake_writes_the_export() {
         serde_json::from_slice(&std::fs::read(dir.join("vat.json")).unwrap()).unwrap();
     assert_eq!(json["clips"].as_array().unwrap().len(), 1);
     assert_eq!(json["precision"], "f32");
+    // How another engine draws the previous frame's pose (motion vectors).
+    for key in ["previous_pose", "crossfade", "velocity", "time_jump"] {
+        assert!(
+            json["motion"][key].as_str().is_some_and(|t| t.len() > 40),
+            "motion.{key}"
+        );
+    }
     assert!(dir.join("positions.exr").is_file() && dir.join("normals.exr").is_file());
     // The LOD chain: levels that tile lod_indices.bin, the first the Fox's
     // own 576 triangles, the rest fewer, with errors that never decrease.

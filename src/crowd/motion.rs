@@ -4,7 +4,7 @@
 //! twin of the velocity the scene pass writes (`screen_motion` in
 //! shaders/common.wgsl).
 
-use super::frame::FrameUniform;
+use super::frame::{FrameSettings, FrameUniform};
 use super::scene_time::split_time;
 use glam::{Mat4, Vec2, Vec3, Vec4};
 
@@ -116,7 +116,17 @@ pub fn pixel_motion(
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MotionHistory {
     previous: Option<(f64, Mat4)>,
+    /// The previous frame's settings other than the time: a change of
+    /// playback speed, stride, spread or clip moves every instance to a
+    /// pose the previous frame's time does not give, so it is a jump.
+    settings: Option<FrameSettings>,
     frame: u32,
+}
+
+/// `s` without its time (what must not change between two frames for the
+/// previous pose to be the one drawn).
+fn timeless(s: &FrameSettings) -> FrameSettings {
+    FrameSettings { time: 0.0, ..*s }
 }
 
 impl MotionHistory {
@@ -129,28 +139,32 @@ impl MotionHistory {
         }
     }
 
-    /// Fills the motion fields of a frame at scene time `time` seen by the
+    /// Fills the motion fields of a frame of `settings` seen by the
     /// unjittered `view_proj` (jittered by `jitter` pixels), and remembers
     /// it as the next frame's previous one. Returns the previous frame's
     /// time, or `None` when there is none to trust (the first frame, a
-    /// time jump): the previous pose is then this frame's and TAA's
-    /// history is dropped. The previous camera is kept across a time jump
-    /// (its motion is still right).
+    /// time jump, a change of playback speed, stride, spread or clip): the
+    /// previous pose is then this frame's and TAA's history is dropped.
+    /// The previous camera is kept across a jump (its motion is still
+    /// right).
     pub fn begin(
         &mut self,
         uniform: &mut FrameUniform,
         view_proj: Mat4,
         jitter: Vec2,
-        time: f64,
+        settings: &FrameSettings,
     ) -> Option<f64> {
+        let time = settings.time;
         let (before, before_view_proj) = self.previous.unwrap_or((time, view_proj));
-        let trusted = self.previous.is_some() && continuous(before, time);
+        let same = self.settings == Some(timeless(settings));
+        let trusted = self.previous.is_some() && same && continuous(before, time);
         let t = if trusted { before } else { time };
         uniform.motion_view_proj = view_proj.to_cols_array_2d();
         uniform.previous_view_proj = before_view_proj.to_cols_array_2d();
         (uniform.previous_time_hi, uniform.previous_time_lo) = split_time(t);
         uniform.jitter = jitter.to_array();
         self.previous = Some((time, view_proj));
+        self.settings = Some(timeless(settings));
         self.frame = self.frame.wrapping_add(1);
         trusted.then_some(t)
     }
@@ -165,6 +179,7 @@ impl MotionHistory {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bytemuck::Zeroable;
 
     #[test]
     fn jitter_covers_the_pixel_evenly() {
@@ -207,6 +222,37 @@ mod tests {
         assert!(continuous(1.0, 1.0 + 1.0 / 60.0));
         assert!(!continuous(1.0, 0.5));
         assert!(!continuous(1.0, 2.0));
+    }
+
+    #[test]
+    fn a_change_of_speed_or_clip_is_a_jump() {
+        let mut h = MotionHistory::default();
+        let mut u = FrameUniform::zeroed();
+        let s = FrameSettings {
+            time: 1.0,
+            ..FrameSettings::default()
+        };
+        let step = |t: f64, s: &FrameSettings| FrameSettings { time: t, ..*s };
+        let mut begin = |s: &FrameSettings| h.begin(&mut u, Mat4::IDENTITY, Vec2::ZERO, s);
+        assert_eq!(begin(&s), None, "no previous frame");
+        assert_eq!(begin(&step(1.01, &s)), Some(1.0));
+        let faster = FrameSettings {
+            playback: 2.0,
+            ..step(1.02, &s)
+        };
+        assert_eq!(begin(&faster), None, "playback changed");
+        assert_eq!(begin(&step(1.03, &faster)), Some(1.02));
+        let other = FrameSettings {
+            clip: Some(1),
+            ..step(1.04, &faster)
+        };
+        assert_eq!(begin(&other), None, "clip changed");
+        let (hi, lo) = split_time(1.04);
+        assert_eq!(
+            (u.previous_time_hi, u.previous_time_lo),
+            (hi, lo),
+            "this frame's time"
+        );
     }
 
     #[test]

@@ -107,9 +107,7 @@ impl Renderer {
         );
         // Before the shadows' cull, whose casters' levels use it.
         uniform.viewport_height = self.targets.height.max(1) as f32;
-        let previous = self
-            .motion
-            .begin(&mut uniform, view_proj, jitter, settings.time);
+        let previous = self.motion.begin(&mut uniform, view_proj, jitter, settings);
         uniform.velocity = self.targets.has_velocity() as u32;
         if previous.is_none() {
             self.post.reset_history();

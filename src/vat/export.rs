@@ -80,7 +80,7 @@ impl Motion {
         previous_pose: "evaluate the same pose at the previous frame's time T - dt: each clip's clip time at T - dt (clip_time = (T - dt) * rate + offset), sampled and lerped between frames exactly as for T, the instance placed where it was at T - dt, projected by the previous frame's unjittered view-projection",
         crossfade: "keep each crossfade's start time, not a per-frame counter: weight(T) = clamp((T - start) / fade, 0, 1), and a change of clip at T - dt < start < T blends at weight(T - dt) from the clip before it",
         velocity: "uv(clip) = (clip.x / clip.w * 0.5 + 0.5, 0.5 - clip.y / clip.w * 0.5); motion = uv(now) - uv(before), both without the TAA jitter",
-        time_jump: "when dt < 0 or dt > 0.25 s (a seek, a reset) use T for both: no motion, and drop the TAA history",
+        time_jump: "when dt < 0 or dt > 0.25 s (a seek, a reset), or the playback rate or clip changed between the frames, use T for both: no motion, and drop the TAA history",
     };
 }
 
