@@ -180,7 +180,8 @@ impl Behaviour {
     /// (seconds, f64: the CPU's own, not the frame's split f32s), and fills
     /// the behaviour fields of `frame`. `previous` is the previous frame's
     /// scene time (`None` after a time jump: the previous pose is then this
-    /// frame's).
+    /// frame's); the flock keeps its previous state only when
+    /// `frame.velocity` is set.
     pub fn update(
         &mut self,
         device: &wgpu::Device,
@@ -219,7 +220,9 @@ impl Behaviour {
                 // Birds are watched against the sky from nearby: a quarter
                 // of the ground's fog keeps them dark silhouettes.
                 frame.fog[0] *= 0.25;
-                self.step_flock(device, queue, encoder, time, previous.is_some(), count);
+                // The previous boids only when the frame writes the velocity.
+                let keep = (frame.velocity != 0).then_some(previous.is_some());
+                self.step_flock(device, queue, encoder, time, keep, count);
             }
         }
     }
@@ -230,7 +233,7 @@ impl Behaviour {
         queue: &wgpu::Queue,
         encoder: &mut wgpu::CommandEncoder,
         time: f64,
-        continuous: bool,
+        keep_previous: Option<bool>,
         count: u32,
     ) {
         let params = self.flock_params(count);
@@ -278,13 +281,15 @@ impl Behaviour {
             Some(max) => needed.min(max as u64),
             None => needed,
         };
-        // The state the previous frame drew, before this frame's steps
-        // (after them, after a time jump: no motion).
-        if continuous {
+        // With the velocity target (`keep_previous` is then whether the
+        // previous frame's time holds): the state the previous frame drew,
+        // copied before this frame's steps, or after them after a jump (no
+        // motion).
+        if keep_previous == Some(true) {
             encoder.copy_buffer_to_buffer(sim.state(), 0, &self.previous_boids, 0, bytes);
         }
         sim.step(queue, encoder, FLOCK_STEP_S, steps as u32);
-        if !continuous {
+        if keep_previous == Some(false) {
             encoder.copy_buffer_to_buffer(sim.state(), 0, &self.previous_boids, 0, bytes);
         }
         // Steps a slow frame could not catch up are dropped, not owed.

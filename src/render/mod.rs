@@ -415,7 +415,6 @@ impl Renderer {
         if self.impostors.is_some() || self.impostor_error.is_some() {
             return Ok(());
         }
-        let device = &self.gpu.device;
         match impostor::ImpostorAtlas::build(
             &self.gpu,
             self.impostor_layout.clone(),
@@ -431,14 +430,7 @@ impl Renderer {
                     atlas.bytes as f64 / (1024.0 * 1024.0),
                     atlas.build_ms
                 );
-                self.impostors = Some(impostor::ImpostorPass::new(
-                    device,
-                    Arc::new(atlas),
-                    &self.targets,
-                    &self.frame_layout,
-                    self.culler.draw_layout(),
-                    &techniques::clip_buffer(device, "impostor clip table", &self.clip_table),
-                ));
+                self.impostors = Some(self.impostor_pass(Arc::new(atlas)));
                 self.culler.impostors_ready = true;
             }
             Err(impostor::AtlasError::Gpu(e)) => return Err(e.into()),
@@ -448,6 +440,19 @@ impl Renderer {
             }
         }
         Ok(())
+    }
+
+    /// The impostors' draw of `atlas` into the current targets.
+    fn impostor_pass(&self, atlas: Arc<impostor::ImpostorAtlas>) -> impostor::ImpostorPass {
+        let device = &self.gpu.device;
+        impostor::ImpostorPass::new(
+            device,
+            atlas,
+            &self.targets,
+            &self.frame_layout,
+            self.culler.draw_layout(),
+            &techniques::clip_buffer(device, "impostor clip table", &self.clip_table),
+        )
     }
 
     /// The CPU model the renderer was built from.
@@ -502,14 +507,7 @@ impl Renderer {
         let device = &self.gpu.device;
         self.scene = Scene::new(device, &self.targets, &self.frame_layout);
         if let Some(old) = self.impostors.take() {
-            self.impostors = Some(impostor::ImpostorPass::new(
-                device,
-                old.atlas.clone(),
-                &self.targets,
-                &self.frame_layout,
-                self.culler.draw_layout(),
-                &techniques::clip_buffer(device, "impostor clip table", &self.clip_table),
-            ));
+            self.impostors = Some(self.impostor_pass(old.atlas));
         }
         self.pyramid_view = None;
         self.post = self.post.fresh();
