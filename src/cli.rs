@@ -230,6 +230,41 @@ pub fn parse_lod_error(s: &str) -> Result<f32, String> {
     Ok(v)
 }
 
+/// An error and its causes on one line, each cause only once: an error
+/// whose message already quotes its source (`{file}: not a valid glTF
+/// file: {source}`) is not followed by that source again.
+pub fn describe_error(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let part = cause.to_string();
+        if text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
+}
+
+#[cfg(test)]
+mod describe_error_tests {
+    #[test]
+    fn causes_are_said_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        let e = anyhow::Error::new(crate::ImportError::Io {
+            file: "deer.glb".into(),
+            source: io,
+        })
+        .context("loading the scene");
+        assert_eq!(
+            super::describe_error(&e),
+            "loading the scene: deer.glb: cannot read the file: no such file"
+        );
+    }
+}
+
 /// Short counts: 1234 → "1.2k", 2_500_000 → "2.5M".
 pub fn short_count(n: u64) -> String {
     match n {

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 const EXAMPLES: &str = "Examples:
   stampede                                   a herd of horses in a window
   stampede --model bird --count 5000         a flock of birds
+  stampede --model horse:3000                3000 horses (a count after the model)
   stampede inspect ../shared/models/Fox.glb  what a glTF file contains, and its LOD chain
   stampede inspect horse --lod-strategy both compare the two LOD strategies
   stampede bake horse --out vat/horse        export the VAT (EXR + vat.json)
@@ -51,7 +52,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", stampede::cli::describe_error(&e));
             ExitCode::FAILURE
         }
     }

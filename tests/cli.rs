@@ -212,3 +212,116 @@ fn anti_aliasing_flags_say_what_they_need() {
     assert!(!ok);
     assert!(err.contains("msaa, taa or off"), "{err}");
 }
+
+/// A scene's models are inspected together: each one's report, a table of
+/// their bakes and levels with the totals; a corrupt one among them is
+/// named (and fails the command) while the others are still shown.
+#[test]
+fn inspect_several_models_and_one_corrupt() {
+    let deer = model_or_skip!("QuaterniusDeer.gltf");
+    let dir = std::env::temp_dir().join(format!("stampede-cli-scene-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("broken.glb");
+    std::fs::write(&bad, b"glTF\x02\x00\x00\x00garbage").unwrap();
+    let (ok, out, err) = stampede(&["inspect", "horse", "bird", deer.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(out.contains("scene of 3 models"), "{out}");
+    let row = |name: &str| {
+        out.lines()
+            .find(|l| l.trim_start().starts_with(name))
+            .unwrap_or_else(|| panic!("no row for {name} in\n{out}"))
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    // Each row's vertices and clips are that model's own, in the order given.
+    let (horse, bird, deer_row, total) = (
+        row("horse"),
+        row("bird"),
+        row("QuaterniusDeer"),
+        row("total"),
+    );
+    assert_eq!(deer_row[1], "4278");
+    assert_eq!(deer_row[3], "13");
+    let vertices: u64 = [&horse, &bird, &deer_row]
+        .iter()
+        .map(|r| r[1].parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(total[1], vertices.to_string(), "{out}");
+    assert!(out.find("scene of 3").unwrap() > out.rfind("LOD chain").unwrap());
+
+    let (ok, out, err) = stampede(&["inspect", "horse", bad.to_str().unwrap(), "bird"]);
+    assert!(!ok, "a corrupt model fails the command");
+    assert!(
+        err.contains("broken.glb") && err.contains("not a valid glTF"),
+        "{err}"
+    );
+    assert!(err.contains("1 of 3 models"), "{err}");
+    assert!(
+        out.contains("scene of 2 models"),
+        "the others are still shown:\n{out}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// `--model MODEL:COUNT`: one model with its count draws; a list of several
+/// is refused with the reason before anything is baked; a bad count or a
+/// model listed twice is named.
+#[test]
+fn model_counts_on_the_command_line() {
+    let dir = std::env::temp_dir().join(format!("stampede-cli-count-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("three.png");
+    let shot = |name: &str, model: &[&str]| {
+        let path = dir.join(name);
+        let mut args = vec![
+            "--headless",
+            "--size",
+            "64x40",
+            "--shadows",
+            "off",
+            "--screenshot",
+        ];
+        args.push(path.to_str().unwrap());
+        args.extend(model);
+        let (ok, _, err) = stampede(&args);
+        assert!(ok, "{model:?}: {err}");
+        std::fs::read(&path).unwrap()
+    };
+    let suffix = shot("three.png", &["--model", "horse:3"]);
+    assert_eq!(
+        suffix,
+        shot("count.png", &["--model", "horse", "--count", "3"])
+    );
+    assert_ne!(
+        suffix,
+        shot("default.png", &["--model", "horse"]),
+        "the count was ignored"
+    );
+    for (args, needle) in [
+        (
+            vec!["--model", "horse:2", "--model", "bird:3"],
+            "horse ×2, bird ×3",
+        ),
+        (vec!["--model", "horse:many"], "whole number"),
+        (
+            vec!["--model", "horse:5", "--model", "horse:6"],
+            "listed twice",
+        ),
+        (
+            vec!["--model", "horse:5", "--count", "9"],
+            "--count 9 is not used",
+        ),
+    ] {
+        let mut full = vec!["--headless", "--screenshot", png.to_str().unwrap()];
+        full.extend(args.iter().copied());
+        let (ok, _, err) = stampede(&full);
+        assert!(!ok, "{args:?} must fail");
+        assert!(
+            err.starts_with("error: ") && err.contains(needle),
+            "{args:?}: {err}"
+        );
+    }
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -280,7 +280,7 @@ fn the_murmuration_is_one_body_and_the_clumps_are_not() {
         clip_count: 2,
     };
     // The viewer's default count: the flock a user sees first.
-    let count = stampede::app::ViewerArgs::default().count as u32;
+    let count = stampede::crowd::scene_spec::DEFAULT_COUNT;
     let dt = 1.0 / 60.0;
     let share = |preset: FlockPreset| {
         let p = FlockParams::for_crowd(&spec, count, &preset.tuning(), 0.25);

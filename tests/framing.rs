@@ -137,7 +137,7 @@ fn the_flock_view_shows_birds_and_wing_beats() {
         return;
     };
     let loaded = load(&ModelChoice::Bird, 15.0, Precision::F16, None).expect("bird");
-    let count = stampede::app::ViewerArgs::default().count as u32;
+    let count = stampede::crowd::scene_spec::DEFAULT_COUNT;
     let mut config = RendererConfig::for_model(&loaded, SIZE.0, SIZE.1, count, 1, headless::FORMAT);
     config.behaviour = BehaviourSettings::on();
     let mut view = Headless::new(gpu, &loaded.model, &loaded.vat, &config).expect("renderer");

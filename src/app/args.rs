@@ -1,6 +1,7 @@
 //! The viewer's command-line flags (flattened into the binary's CLI).
 
 use crate::cli::{OnOff, parse_size};
+use crate::crowd::scene_spec::SceneSpec;
 use crate::crowd::setup::MotionChoice;
 use crate::crowd::{BehaviourSettings, FlockPreset, FlockTuning};
 use crate::render::{CameraSpec, TechniqueKind};
@@ -9,12 +10,15 @@ use std::path::PathBuf;
 
 #[derive(Clone, Debug, clap::Args)]
 pub struct ViewerArgs {
-    /// Model to show: horse, bird, or a .glb/.gltf file.
-    #[arg(long, default_value = "horse")]
-    pub model: String,
-    /// Number of instances (1 to 1,000,000).
-    #[arg(long, default_value_t = 2000)]
-    pub count: u64,
+    /// Model to show: horse, bird, or a .glb/.gltf file, with its count
+    /// after a colon if wanted (`horse:3000`, `deer.glb:20k`). Repeat for a
+    /// scene of several models (`--model horse:2000 --model bird:1500`).
+    #[arg(long = "model", default_value = "horse", value_name = "MODEL[:COUNT]")]
+    pub models: Vec<String>,
+    /// Number of instances (1 to 1,000,000) of a model given without a
+    /// count (default 2000).
+    #[arg(long)]
+    pub count: Option<u64>,
     /// Clip every instance plays with behaviour off (default: a gallop, run,
     /// fly or walk clip when the model has one, else its first; "mixed" for
     /// each instance's own clip). With behaviour on, the herd's schedule or
@@ -111,8 +115,8 @@ pub struct ViewerArgs {
 impl Default for ViewerArgs {
     fn default() -> Self {
         Self {
-            model: "horse".into(),
-            count: 2000,
+            models: vec!["horse".into()],
+            count: None,
             clip: None,
             technique: TechniqueKind::Vat,
             size: (1280, 720),
@@ -145,6 +149,11 @@ impl Default for ViewerArgs {
 }
 
 impl ViewerArgs {
+    /// The scene `--model` and `--count` ask for.
+    pub fn scene(&self) -> Result<SceneSpec, crate::crowd::scene_spec::SceneSpecError> {
+        SceneSpec::from_args(&self.models, self.count)
+    }
+
     /// The behaviour settings the flags ask for (deterministic: every flock
     /// step is run, so a frame at time T is the same every time).
     pub fn behaviour_settings(&self) -> BehaviourSettings {

@@ -25,7 +25,16 @@ pub use args::ViewerArgs;
 
 /// Runs the viewer as the flags ask: a window, or a headless screenshot.
 pub fn run(args: ViewerArgs) -> anyhow::Result<()> {
-    let count = clamp_count(args.count);
+    let scene = args.scene()?;
+    let [entry] = scene.entries.as_slice() else {
+        anyhow::bail!(
+            "a scene of several models ({}) is not drawn yet: the renderer draws one model \
+             at a time. Give one --model; `stampede inspect` takes several and shows each \
+             one's bake and levels",
+            scene.describe()
+        );
+    };
+    let (choice, count) = (entry.choice.clone(), clamp_count(entry.count as u64));
     if args.headless && args.screenshot.is_none() {
         anyhow::bail!(
             "--headless renders one frame to a file: add --screenshot PATH (and --time T)"
@@ -38,9 +47,9 @@ pub fn run(args: ViewerArgs) -> anyhow::Result<()> {
         );
     }
     if args.headless {
-        return screenshot_headless(&args, count);
+        return screenshot_headless(&args, &choice, count);
     }
-    window::run(args, count)
+    window::run(args, choice, count)
 }
 
 /// Refuses 0 and clamps absurd counts, saying so.
@@ -59,13 +68,13 @@ pub fn clamp_count(count: u64) -> u32 {
     count as u32
 }
 
-fn screenshot_headless(args: &ViewerArgs, count: u32) -> anyhow::Result<()> {
+fn screenshot_headless(args: &ViewerArgs, choice: &ModelChoice, count: u32) -> anyhow::Result<()> {
     let path = args
         .screenshot
         .clone()
         .context("--headless needs --screenshot PATH")?;
     let prepared = load_with(
-        &ModelChoice::parse(&args.model),
+        choice,
         args.fps,
         args.precision,
         args.clip.as_deref(),

@@ -62,11 +62,12 @@ fn event_loop() -> Result<EventLoop<()>, WindowError> {
     }
 }
 
-pub fn run(args: ViewerArgs, count: u32) -> anyhow::Result<()> {
+pub fn run(args: ViewerArgs, choice: ModelChoice, count: u32) -> anyhow::Result<()> {
     let event_loop = event_loop()?;
     event_loop.set_control_flow(ControlFlow::Poll);
     let mut app = App {
         args,
+        choice,
         count,
         running: None,
         error: None,
@@ -80,6 +81,8 @@ pub fn run(args: ViewerArgs, count: u32) -> anyhow::Result<()> {
 
 struct App {
     args: ViewerArgs,
+    /// The model `--model` asked for.
+    choice: ModelChoice,
     count: u32,
     running: Option<Running>,
     error: Option<anyhow::Error>,
@@ -133,7 +136,7 @@ impl ApplicationHandler for App {
         if self.running.is_some() {
             return;
         }
-        match Running::new(event_loop, &self.args, self.count) {
+        match Running::new(event_loop, &self.args, &self.choice, self.count) {
             Ok(r) => self.running = Some(r),
             Err(e) => {
                 self.error = Some(e);
@@ -238,8 +241,13 @@ impl ApplicationHandler for App {
 }
 
 impl Running {
-    fn new(event_loop: &ActiveEventLoop, args: &ViewerArgs, count: u32) -> anyhow::Result<Self> {
-        let choice = ModelChoice::parse(&args.model);
+    fn new(
+        event_loop: &ActiveEventLoop,
+        args: &ViewerArgs,
+        choice: &ModelChoice,
+        count: u32,
+    ) -> anyhow::Result<Self> {
+        let choice = choice.clone();
         let prepared = load_with(
             &choice,
             args.fps,
