@@ -11,11 +11,13 @@ mod bake;
 mod export;
 mod layout;
 pub mod packed;
+mod set;
 mod texels;
 
 pub use bake::bake;
 pub use export::{ExportError, export, export_with};
 pub use layout::{Layout, VatClip};
+pub use set::{SetClip, SetModel, VatSet};
 pub use texels::{Precision, Texels};
 
 use crate::Aabb;
