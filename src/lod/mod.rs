@@ -10,12 +10,14 @@ mod distance;
 mod export;
 mod frames;
 mod report;
+mod set;
 mod simplify;
 
 pub use distance::{CANDIDATES, point_triangle_sq};
 pub use export::{INDEX_FILE, LevelJson, LodError, LodJson, write};
 pub use frames::nearest_frame_errors;
 pub use report::{LodSummary, markdown_table};
+pub use set::{GeometrySet, GeometrySetError, Region, SetMesh};
 pub use simplify::{MAX_POSES, Strategy};
 
 use crate::Model;
