@@ -140,7 +140,7 @@ pub fn inspect(args: &InspectArgs) -> anyhow::Result<()> {
         let _ = write!(table, "{}", SceneTable(&rows));
         let _ = writeln!(
             table,
-            "  loaded and baked in {wall_ms:.0} ms of wall time on {} threads (the bakes alone: {:.0} ms)",
+            "  loaded and baked in {wall_ms:.0} ms of wall time on {} thread(s) (the bakes alone: {:.0} ms)",
             rayon::current_num_threads(),
             rows.iter().filter_map(|r| r.bake_ms).sum::<f64>()
         );
