@@ -15,6 +15,9 @@ struct VatClip {
     width: u32,
     // Model units per second of clip time (used by the crowd motion).
     ground_speed: f32,
+    // The first vertex of the clip's model in the scene's vertex stream
+    // (`vat::VatSet`; 0 with one model).
+    vertex_base: u32,
 };
 
 // A vertex's model-space position and normal: what each technique supplies.

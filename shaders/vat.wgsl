@@ -5,10 +5,13 @@
 // (f16/f32: a position and a normal texture) or vat_packed.wgsl (one
 // 8-byte texel, decoded).
 
-// Texel of vertex `v` in stored frame `f`: the row wraps every `width` vertices.
+// Texel of vertex `v` (of the scene's vertex stream) in stored frame `f`:
+// the clip's model's own vertex `v - vertex_base`, whose row wraps every
+// `width` vertices.
 fn vat_texel(clip: VatClip, f: u32, v: u32) -> vec2<i32> {
-    let row = clip.first_row + f * clip.rows_per_frame + v / clip.width;
-    return vec2<i32>(i32(v % clip.width), i32(row));
+    let local = v - clip.vertex_base;
+    let row = clip.first_row + f * clip.rows_per_frame + local / clip.width;
+    return vec2<i32>(i32(local % clip.width), i32(row));
 }
 
 // Position and normal of vertex `v` of clip `clip_index` at clip time `t`,

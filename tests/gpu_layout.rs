@@ -106,6 +106,7 @@ fn rust_mirrors_match_their_wgsl_structs() {
                 rows_per_frame,
                 width,
                 ground_speed,
+                vertex_base,
             }),
         ),
         (

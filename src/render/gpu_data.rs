@@ -16,8 +16,12 @@ pub struct VatClipGpu {
     pub rows_per_frame: u32,
     pub width: u32,
     pub ground_speed: f32,
+    /// The clip's model's first vertex in the scene's vertex stream: a
+    /// vertex's texel is found from its index less this (0 for a scene of
+    /// one model).
+    pub vertex_base: u32,
 }
-const _: () = assert!(std::mem::size_of::<VatClipGpu>() == 32);
+const _: () = assert!(std::mem::size_of::<VatClipGpu>() == 36);
 
 /// How a packed VAT decodes: position = min + q × step.
 /// Mirrors `VatPacking` in shaders/vat_packed.wgsl (tests/gpu_layout.rs).

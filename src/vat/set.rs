@@ -23,6 +23,9 @@ pub struct SetModel {
     pub first_clip: u32,
     pub clip_count: u32,
     pub vertex_count: u32,
+    /// Its first vertex in the scene's vertex stream (the models' vertices
+    /// one after the other, in the set's order).
+    pub vertex_base: u32,
     /// Its own row layout.
     pub width: u32,
     pub rows_per_frame: u32,
@@ -75,6 +78,7 @@ impl VatSet {
         let mut models = Vec::with_capacity(vats.len());
         let mut clips = Vec::new();
         let (mut layer, mut row, mut tallest) = (0u32, 0u32, 0u32);
+        let mut vertex_base = 0u32;
         for (m, (name, vat)) in vats.iter().enumerate() {
             let l = &vat.layout;
             if l.width > max_side {
@@ -91,9 +95,11 @@ impl VatSet {
                 first_clip: clips.len() as u32,
                 clip_count: vat.clips.len() as u32,
                 vertex_count: l.vertex_count,
+                vertex_base,
                 width: l.width,
                 rows_per_frame: l.rows_per_frame,
             });
+            vertex_base = vertex_base.saturating_add(l.vertex_count);
             for (c, clip) in vat.clips.iter().enumerate() {
                 let rows = clip.frame_count.max(1) * l.rows_per_frame;
                 if rows > max_side {
@@ -228,6 +234,52 @@ impl VatSet {
             }
         }
         (positions, normals)
+    }
+}
+
+impl VatSet {
+    /// The array as one [`Vat`] the renderer uploads like a single model's
+    /// (its clips are every model's, placed; its layout is the array's,
+    /// with the widest model's row layout: each clip's own is in the set's
+    /// clip table). A packed bake decodes inside its model's bounds, which
+    /// one texture cannot say for several models: refused.
+    pub fn combined(&self, vats: &[&Vat]) -> Result<Vat, VatError> {
+        if self.precision == Precision::Packed && vats.len() > 1 {
+            return Err(VatError::Option(
+                "packed VATs decode inside each model's own bounds: a scene of several models is baked as f16 or f32".into(),
+            ));
+        }
+        let (positions, normals) = self.combine(vats);
+        let mut clips = Vec::with_capacity(self.clips.len());
+        for (m, vat) in vats.iter().enumerate() {
+            clips.extend(self.placed_clips(m, vat));
+        }
+        let rows_per_frame = self
+            .models
+            .iter()
+            .max_by_key(|m| m.width)
+            .map_or(1, |m| m.rows_per_frame);
+        let bounds = vats
+            .iter()
+            .fold(crate::Aabb::EMPTY, |b, v| b.union(&v.bounds));
+        Ok(Vat {
+            layout: Layout {
+                vertex_count: self.models.iter().map(|m| m.vertex_count).sum(),
+                width: self.width,
+                rows_per_frame,
+                height: self.height,
+                layers: self.layers,
+            },
+            clips,
+            precision: self.precision,
+            fps: vats[0].fps,
+            bounds,
+            positions,
+            normals,
+            report: Default::default(),
+            bake_ms: vats.iter().map(|v| v.bake_ms).sum(),
+            report_ms: vats.iter().map(|v| v.report_ms).sum(),
+        })
     }
 }
 

@@ -42,8 +42,38 @@ pub fn clip_table_for(
             rows_per_frame,
             width,
             ground_speed: ground_speeds.get(i).copied().unwrap_or(0.0),
+            vertex_base: 0,
         })
         .collect()
+}
+
+/// The clip table of a scene of several models sharing one VAT array
+/// (`set`, planned from `vats` in this order): each model's clips with
+/// their places in the array, its own row layout, its ground speeds
+/// (`ground_speeds[m]`) and its first vertex.
+pub fn set_clip_table(
+    set: &crate::vat::VatSet,
+    vats: &[&Vat],
+    ground_speeds: &[&[f32]],
+) -> Vec<VatClipGpu> {
+    let mut table = Vec::with_capacity(set.clips.len());
+    for (m, (model, vat)) in set.models.iter().zip(vats).enumerate() {
+        let speeds = ground_speeds.get(m).copied().unwrap_or_default();
+        table.extend(
+            clip_table_for(
+                &set.placed_clips(m, vat),
+                model.rows_per_frame,
+                model.width,
+                speeds,
+            )
+            .into_iter()
+            .map(|c| VatClipGpu {
+                vertex_base: model.vertex_base,
+                ..c
+            }),
+        );
+    }
+    table
 }
 
 /// The uploaded VAT (group 1 of every shader that calls `vat_sample`).
