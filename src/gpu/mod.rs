@@ -3,6 +3,8 @@
 //! Nothing here knows about crowds; the renderer and the window app build on
 //! a [`GpuContext`].
 
+mod texture_read;
+
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 

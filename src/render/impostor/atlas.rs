@@ -162,47 +162,8 @@ impl ImpostorAtlas {
     ) -> Result<LayerTexels, GpuError> {
         let (w, h) = self.layout.layer_size();
         let (w, h) = ((w >> mip).max(1), (h >> mip).max(1));
-        let padded = (w * 4).div_ceil(256) * 256;
-        let read = |texture: &wgpu::Texture| -> Result<Vec<[u8; 4]>, GpuError> {
-            let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("impostor atlas read-back"),
-                size: padded as u64 * h as u64,
-                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            });
-            let mut encoder = gpu.device.create_command_encoder(&Default::default());
-            encoder.copy_texture_to_buffer(
-                wgpu::TexelCopyTextureInfo {
-                    texture,
-                    mip_level: mip,
-                    origin: wgpu::Origin3d {
-                        x: 0,
-                        y: 0,
-                        z: layer,
-                    },
-                    aspect: wgpu::TextureAspect::All,
-                },
-                wgpu::TexelCopyBufferInfo {
-                    buffer: &buffer,
-                    layout: wgpu::TexelCopyBufferLayout {
-                        offset: 0,
-                        bytes_per_row: Some(padded),
-                        rows_per_image: Some(h),
-                    },
-                },
-                wgpu::Extent3d {
-                    width: w,
-                    height: h,
-                    depth_or_array_layers: 1,
-                },
-            );
-            gpu.queue.submit([encoder.finish()]);
-            let bytes = gpu.read(&buffer, padded as u64 * h as u64)?;
-            Ok(bytes
-                .chunks(padded as usize)
-                .flat_map(|row| row[..(w * 4) as usize].chunks_exact(4))
-                .map(|p| [p[0], p[1], p[2], p[3]])
-                .collect())
+        let read = |texture: &wgpu::Texture| {
+            gpu.read_texture_layer(texture, wgpu::TextureAspect::All, mip, layer, (w, h))
         };
         Ok((read(&self.albedo)?, read(&self.normal_depth)?))
     }

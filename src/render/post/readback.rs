@@ -1,7 +1,7 @@
 //! Reading the velocity target (and, single-sampled, the depth) back to
 //! the CPU: what the tests compare with the CPU's own motion.
 
-use crate::gpu::{GpuContext, GpuError};
+use crate::gpu::GpuError;
 use crate::render::Renderer;
 use glam::Vec2;
 
@@ -24,53 +24,6 @@ impl MotionImage {
     }
 }
 
-fn read_texture(
-    gpu: &GpuContext,
-    texture: &wgpu::Texture,
-    aspect: wgpu::TextureAspect,
-    (width, height): (u32, u32),
-) -> Result<Vec<[u8; 4]>, GpuError> {
-    let padded = (width * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
-        * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-    let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("motion read-back"),
-        size: padded as u64 * height as u64,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    encoder.copy_texture_to_buffer(
-        wgpu::TexelCopyTextureInfo {
-            texture,
-            mip_level: 0,
-            origin: wgpu::Origin3d::ZERO,
-            aspect,
-        },
-        wgpu::TexelCopyBufferInfo {
-            buffer: &buffer,
-            layout: wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(padded),
-                rows_per_image: Some(height),
-            },
-        },
-        wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        },
-    );
-    gpu.queue.submit([encoder.finish()]);
-    let bytes = gpu.read(&buffer, padded as u64 * height as u64)?;
-    let mut texels = Vec::with_capacity((width * height) as usize);
-    for row in bytes.chunks(padded as usize) {
-        for t in row[..(width * 4) as usize].chunks_exact(4) {
-            texels.push([t[0], t[1], t[2], t[3]]);
-        }
-    }
-    Ok(texels)
-}
-
 impl Renderer {
     /// The velocity target (and depth, without MSAA) of the last frame
     /// drawn; `None` when the targets have no velocity.
@@ -79,10 +32,11 @@ impl Renderer {
             return Ok(None);
         };
         let size = (self.targets.width, self.targets.height);
-        let v = read_texture(
-            &self.gpu,
+        let v = self.gpu.read_texture_layer(
             velocity.texture(),
             wgpu::TextureAspect::All,
+            0,
+            0,
             size,
         )?;
         let velocity = v
@@ -94,10 +48,11 @@ impl Renderer {
             })
             .collect();
         let depth = if self.targets.samples == 1 {
-            let d = read_texture(
-                &self.gpu,
+            let d = self.gpu.read_texture_layer(
                 self.targets.depth.texture(),
                 wgpu::TextureAspect::DepthOnly,
+                0,
+                0,
                 size,
             )?;
             Some(d.iter().map(|t| f32::from_le_bytes(*t)).collect())
