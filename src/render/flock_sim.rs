@@ -50,23 +50,11 @@ impl FlockSim {
         params: FlockParams,
     ) -> Self {
         let layout = Self::layout(device);
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("flock pipeline layout"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
         let module = shaders::FLOCK.create(device);
         let pipelines = PASSES
             .iter()
             .map(|entry| {
-                device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some(entry),
-                    layout: Some(&pipeline_layout),
-                    module: &module,
-                    entry_point: Some(entry),
-                    compilation_options: Default::default(),
-                    cache: None,
-                })
+                super::pipeline::compute_pipeline(device, entry, &[Some(&layout)], &module, entry)
             })
             .collect();
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {

@@ -92,19 +92,13 @@ impl PaletteSource for BonePalettes {
             ],
         });
         let module = Self::KIND.crowd_module().create(device);
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("compute bone palettes"),
-            bind_group_layouts: &[Some(ctx.frame_layout), Some(&layout), Some(crowd_layout)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("compute bone palettes"),
-            layout: Some(&pipeline_layout),
-            module: &module,
-            entry_point: Some("cs_skin_bone_palettes"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
+        let pipeline = crate::render::pipeline::compute_pipeline(
+            device,
+            "compute bone palettes",
+            &[Some(ctx.frame_layout), Some(&layout), Some(crowd_layout)],
+            &module,
+            "cs_skin_bone_palettes",
+        );
         Ok(Self {
             texture_bytes: bones.bytes().len() as u64,
             _texture: texture,
