@@ -20,7 +20,6 @@ use stampede::render::post::motion_blur::BlurUniform;
 use stampede::render::post::motion_view::MotionViewUniform;
 use stampede::render::post::taa::TaaUniform;
 use stampede::render::{TechniqueKind, shaders};
-use wgpu::naga;
 
 #[macro_use]
 mod layout_common;
@@ -458,73 +457,4 @@ fn a_field_reordered_on_either_side_is_caught() {
     // A field whose type grows on one side is caught too.
     let widened = crowd.replacen("    height: f32,\n};", "    height: vec2<f32>,\n};", 1);
     assert!(!compare("Instance", &good, &wgsl_layout(&widened, "Instance")).is_empty());
-}
-
-/// The value of WGSL constant `name` (a `u32` literal) in `source`.
-fn wgsl_u32(source: &str, name: &str) -> u32 {
-    let module = naga::front::wgsl::parse_str(source)
-        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(source)));
-    let (_, constant) = module
-        .constants
-        .iter()
-        .find(|(_, c)| c.name.as_deref() == Some(name))
-        .unwrap_or_else(|| panic!("no WGSL constant {name}"));
-    match module.global_expressions[constant.init] {
-        naga::Expression::Literal(naga::Literal::U32(v)) => v,
-        ref other => panic!("{name} is {other:?}, not a u32 literal"),
-    }
-}
-
-/// The herd's static buffer is read with the Rust side's sizes: the path's
-/// sample count and the band slots that follow it.
-#[test]
-fn herd_static_data_sizes_match() {
-    use stampede::crowd::herd::{BAND_MAX, PATH_SAMPLES};
-    let source = crowd_source();
-    assert_eq!(
-        wgsl_u32(&source, "HERD_PATH_SAMPLES") as usize,
-        PATH_SAMPLES
-    );
-    assert_eq!(wgsl_u32(&source, "HERD_BAND_MAX"), BAND_MAX);
-}
-
-/// Occlusion culling's state is laid out with the Rust side's numbers.
-#[test]
-fn occlusion_numbers_match() {
-    use stampede::crowd::occlusion as o;
-    let source = shaders::CULL_OCCLUSION.source().expect("composes");
-    assert_eq!(wgsl_u32(&source, "SURVIVOR_WORDS"), o::SURVIVOR_WORDS);
-    assert_eq!(wgsl_u32(&source, "SURVIVORS_HEADER"), o::SURVIVORS_HEADER);
-    // The survivors' count and phase 2's three dispatch words follow the
-    // occluded count.
-    assert_eq!(o::COUNTER_WORDS, 5);
-}
-
-/// The skin pass's state and level data are laid out with the Rust side's
-/// numbers, in both compute-skinning techniques' modules.
-#[test]
-fn skin_pass_numbers_match() {
-    use stampede::render::techniques::compute_skinning as cs;
-    for kind in [
-        TechniqueKind::ComputeSkinning,
-        TechniqueKind::ComputeBoneTexture,
-    ] {
-        let source = kind.crowd_module().source().expect("composes");
-        for (name, rust) in [
-            ("MAX_SKIN_LEVELS", cs::MAX_SKIN_LEVELS as u32),
-            ("STATE_SLOTS", cs::STATE_SLOTS),
-            ("STATE_COUNT", cs::STATE_COUNT),
-            ("STATE_CAPACITY", cs::STATE_CAPACITY),
-            ("STATE_BLEND", cs::STATE_BLEND),
-            ("STATE_HEADER", cs::STATE_HEADER),
-            ("LEVELS_SPANS", cs::LEVELS_SPANS),
-            ("LEVELS_HEADER", cs::LEVELS_HEADER),
-        ] {
-            assert_eq!(wgsl_u32(&source, name), rust, "{kind}: {name}");
-        }
-    }
-    // The level spans fit between the spans' start and the lists.
-    assert!(cs::LEVELS_SPANS as usize + 2 * cs::MAX_SKIN_LEVELS <= cs::LEVELS_HEADER as usize);
-    // A level count of its own per level, then the slots, below the header.
-    assert!(cs::MAX_SKIN_LEVELS as u32 <= cs::STATE_SLOTS && cs::STATE_BLEND < cs::STATE_HEADER);
 }
