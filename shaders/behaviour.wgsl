@@ -87,9 +87,10 @@ fn anim_state_at(index: u32, inst: Instance, at: SceneClock, herd_time: f32, bef
         a.previous_time = behaviour_clip_time(inst, a.previous, frame.playback, 1.0, at);
         return a;
     }
-    let clip_index = instance_clip(inst);
+    let m = crowd_models[model_of(index)];
+    let clip_index = instance_clip(m, inst);
     let clip = vat_clips[clip_index];
-    a.place = loop_placement(inst, clip, at);
+    a.place = loop_placement(m, inst, clip, at);
     a.clip = clip_index;
     a.previous = clip_index;
     a.time = instance_clip_time(inst, clip, at);

@@ -28,6 +28,44 @@ struct Instance {
 @group(2) @binding(1) var base_color_tex: texture_2d_array<f32>;
 @group(2) @binding(2) var base_color_sampler: sampler;
 
+// One model of the scene: its instances, its clips in the scene's clip
+// table, how its crowd moves and where its field is. Mirrored by
+// `crowd::scene::CrowdModelGpu` (tests/gpu_layout.rs); a scene of one
+// model has one entry holding the frame's own fields.
+struct CrowdModel {
+    first_instance: u32,
+    count: u32,
+    first_clip: u32,
+    clip_count: u32,
+    // The clip all its instances play (its own, from 0), or 0xffffffff.
+    clip: u32,
+    // 0 = gallop around a track, 1 = fly in circles, 2 = stand still.
+    motion: u32,
+    field_radius: f32,
+    model_size: f32,
+    // Its field's centre on the ground (x, z).
+    offset: vec2<f32>,
+    _pad: vec2<u32>,
+};
+
+const MAX_SCENE_MODELS: u32 = 8u;
+
+@group(2) @binding(7) var<storage, read> crowd_models: array<CrowdModel, MAX_SCENE_MODELS>;
+
+// The model instance `index` belongs to (entries in instance order; an
+// empty entry ends the table). The twin of `CrowdModelGpu::model_of`.
+fn model_of(index: u32) -> u32 {
+    var m = 0u;
+    for (var k = 1u; k < MAX_SCENE_MODELS; k++) {
+        let e = crowd_models[k];
+        if e.count == 0u || index < e.first_instance {
+            break;
+        }
+        m = k;
+    }
+    return m;
+}
+
 struct VertexIn {
     @builtin(vertex_index) vertex: u32,
     @builtin(instance_index) instance: u32,
@@ -56,33 +94,43 @@ struct Placement {
     up: vec3<f32>,
 };
 
-fn instance_clip(inst: Instance) -> u32 {
-    if frame.clip == 0xffffffffu {
-        return inst.clip % max(frame.clip_count, 1u);
+// The clip (in the scene's table) an instance of model `m` plays with
+// behaviour off.
+fn instance_clip(m: CrowdModel, inst: Instance) -> u32 {
+    let count = max(m.clip_count, 1u);
+    if m.clip == 0xffffffffu {
+        return m.first_clip + inst.clip % count;
     }
-    return min(frame.clip, frame.clip_count - 1u);
+    return m.first_clip + min(m.clip, count - 1u);
 }
 
 // The radius of an instance's loop (behaviour off): its flock circle or
 // its lane of the ring track.
-fn loop_radius(inst: Instance) -> f32 {
-    let big_r = max(frame.field_radius, 1e-3);
-    if frame.motion == 1u {
+fn loop_radius(m: CrowdModel, inst: Instance) -> f32 {
+    let big_r = max(m.field_radius, 1e-3);
+    if m.motion == 1u {
         return big_r * (0.35 + 0.65 * inst.lane);
     }
     return big_r * (0.62 + 0.38 * inst.lane);
 }
 
-// Where an instance is at time `time`, having covered `dist` model units.
-fn place(inst: Instance, dist: f32) -> Placement {
+// Where an instance of model `m` is, having covered `dist` model units.
+fn place(m: CrowdModel, inst: Instance, dist: f32) -> Placement {
+    var p = place_at_origin(m, inst, dist);
+    p.origin += vec3<f32>(m.offset.x, 0.0, m.offset.y);
+    return p;
+}
+
+// `place` for a field centred on the origin.
+fn place_at_origin(m: CrowdModel, inst: Instance, dist: f32) -> Placement {
     var p: Placement;
     p.up = vec3<f32>(0.0, 1.0, 0.0);
-    let big_r = max(frame.field_radius, 1e-3);
-    if frame.motion == 1u {
+    let big_r = max(m.field_radius, 1e-3);
+    if m.motion == 1u {
         // A flock: circles at different radii and heights, undulating.
-        let r = loop_radius(inst);
+        let r = loop_radius(m, inst);
         let a = inst.phase + dist / r;
-        let size = frame.model_size;
+        let size = m.model_size;
         let wave = 3.0 * a + inst.phase * 5.0;
         let amp = size * 0.9;
         let y = frame.ground_y + size * (3.0 + 9.0 * inst.height) + amp * sin(wave);
@@ -94,9 +142,9 @@ fn place(inst: Instance, dist: f32) -> Placement {
         // Bank into the turn.
         let inward = vec3<f32>(-cos(a), 0.0, -sin(a));
         p.up = normalize(vec3<f32>(0.0, 1.0, 0.0) + inward * 0.35);
-    } else if frame.motion == 0u {
+    } else if m.motion == 0u {
         // A herd galloping counter-clockwise around a wide ring track.
-        let r = loop_radius(inst);
+        let r = loop_radius(m, inst);
         let a = inst.phase + dist / r;
         p.origin = vec3<f32>(cos(a) * r, frame.ground_y, sin(a) * r);
         p.forward = vec3<f32>(-sin(a), 0.0, cos(a));
@@ -152,14 +200,14 @@ fn clip_time(inst: Instance, duration: f32, num: f32, den: f32, at: SceneClock) 
 // Where an instance is with behaviour off: on its loop, having covered the
 // distance its clip's ground speed gives (from 256 s on, reduced modulo
 // the loop's length by `scene_cycles`), at scene time `at`.
-fn loop_placement(inst: Instance, clip: VatClip, at: SceneClock) -> Placement {
+fn loop_placement(m: CrowdModel, inst: Instance, clip: VatClip, at: SceneClock) -> Placement {
     let rate = frame.playback * inst.speed;
     if at.hi == 0.0 {
-        return place(inst, at.lo * rate * clip.ground_speed * frame.stride * inst.scale);
+        return place(m, inst, at.lo * rate * clip.ground_speed * frame.stride * inst.scale);
     }
-    let lap = 6.2831855 * loop_radius(inst);
+    let lap = 6.2831855 * loop_radius(m, inst);
     let speed = rate * clip.ground_speed * frame.stride * inst.scale;
-    return place(inst, scene_cycles(at.hi, at.lo, speed, lap) * lap);
+    return place(m, inst, scene_cycles(at.hi, at.lo, speed, lap) * lap);
 }
 
 // The placement's rotation (model axes in the world).

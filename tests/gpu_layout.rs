@@ -7,6 +7,7 @@ use stampede::crowd::cull::CullUniform;
 use stampede::crowd::flock::{Boid, FlockUniform};
 use stampede::crowd::herd::HerdTable;
 use stampede::crowd::occlusion::OcclusionUniform;
+use stampede::crowd::scene::CrowdModelGpu;
 use stampede::crowd::shadow::{CasterUniform, ShadowUniform};
 use stampede::crowd::{FrameUniform, Instance};
 use stampede::render::cull::pyramid::PyramidStep;
@@ -93,6 +94,22 @@ fn rust_mirrors_match_their_wgsl_structs() {
             }),
         ),
         ("Instance", &crowd, instance_layout()),
+        (
+            "CrowdModel",
+            &crowd,
+            rust_layout!(CrowdModelGpu {
+                first_instance,
+                count,
+                first_clip,
+                clip_count,
+                clip,
+                motion,
+                field_radius,
+                model_size,
+                offset,
+                _pad,
+            }),
+        ),
         (
             "VatClip",
             &crowd,
@@ -377,7 +394,11 @@ fn rust_mirrors_match_their_wgsl_structs() {
     // The flock shader's Boid is the renderer's Boid.
     problems.extend(compare(
         "Boid (flock)",
-        &checks[5].2,
+        &checks
+            .iter()
+            .find(|c| c.0 == "Boid")
+            .expect("the crowd's Boid is checked")
+            .2,
         &wgsl_layout(&flock, "Boid"),
     ));
     assert!(problems.is_empty(), "{}", problems.join("\n"));

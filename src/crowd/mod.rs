@@ -17,6 +17,7 @@ pub mod occlusion;
 pub mod parity;
 pub mod placement;
 pub mod rng;
+pub mod scene;
 pub mod scene_spec;
 pub mod scene_time;
 pub mod setup;

@@ -1,6 +1,7 @@
 //! The instance storage buffer shared by every technique: grows
 //! geometrically, uploading only the instances that are new.
 
+use crate::crowd::scene::{CrowdModelGpu, MAX_SCENE_MODELS};
 use crate::crowd::{CountError, Instance, generate, grow_capacity, validate_count};
 
 /// The instance storage buffer shared by every technique.
@@ -16,6 +17,11 @@ pub struct CrowdBuffer {
     pub generation: u64,
     /// How many times the buffer was (re)allocated, for tests and the panel.
     pub allocations: u32,
+    /// The scene's models (`crowd_models` in crowd.wgsl), written every
+    /// frame; its size never changes.
+    pub models: wgpu::Buffer,
+    /// The table last written (skipped when unchanged).
+    last_models: Vec<CrowdModelGpu>,
 }
 
 impl CrowdBuffer {
@@ -37,6 +43,13 @@ impl CrowdBuffer {
             max_binding,
             generation: 0,
             allocations: 1,
+            models: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("crowd models"),
+                size: (MAX_SCENE_MODELS * std::mem::size_of::<CrowdModelGpu>()) as u64,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
+            last_models: Vec::new(),
         };
         crowd.set_count(device, queue, count)?;
         Ok(crowd)
@@ -55,6 +68,20 @@ impl CrowdBuffer {
 
     pub fn count(&self) -> u32 {
         self.count
+    }
+
+    /// Writes the scene's model table (at most [`MAX_SCENE_MODELS`]
+    /// entries; the rest stay empty) when it changed.
+    pub fn write_models(&mut self, queue: &wgpu::Queue, table: &[CrowdModelGpu]) {
+        let table = &table[..table.len().min(MAX_SCENE_MODELS)];
+        if self.last_models == table {
+            return;
+        }
+        let mut padded = [CrowdModelGpu::default(); MAX_SCENE_MODELS];
+        padded[..table.len()].copy_from_slice(table);
+        queue.write_buffer(&self.models, 0, bytemuck::cast_slice(&padded));
+        self.last_models.clear();
+        self.last_models.extend_from_slice(table);
     }
 
     pub fn capacity(&self) -> u32 {

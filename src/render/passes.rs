@@ -122,6 +122,10 @@ impl Renderer {
             previous,
         );
         let behaviour_s = started.elapsed().as_secs_f64();
+        self.crowd.write_models(
+            &self.gpu.queue,
+            &[crate::crowd::scene::CrowdModelGpu::single(&uniform)],
+        );
         let started = Instant::now();
         let ctx = frame_context!(self, &uniform);
         let prepared = self.technique.prepare(&ctx);

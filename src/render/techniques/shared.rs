@@ -53,6 +53,8 @@ pub fn crowd_group_layout(device: &wgpu::Device, label: &str) -> wgpu::BindGroup
             storage_entry(4),
             storage_entry(5),
             storage_entry(6),
+            // The scene's models (crowd_buffer.rs).
+            storage_entry(7),
         ],
     })
 }
@@ -77,6 +79,7 @@ pub fn crowd_bind_group(
             (4, path.as_entire_binding()),
             (5, boids.as_entire_binding()),
             (6, previous_boids.as_entire_binding()),
+            (7, crowd.models.as_entire_binding()),
         ],
     )
 }

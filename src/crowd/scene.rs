@@ -1,0 +1,89 @@
+//! A scene's models as the crowd shaders see them: for each model, its
+//! range of instances, its clips in the scene's clip table, how its crowd
+//! moves and where its field is ([`CrowdModelGpu`], the `crowd_models`
+//! table of shaders/crowd.wgsl). A scene of one model has one entry, made
+//! from the frame's own fields ([`CrowdModelGpu::single`]), so it draws as
+//! it always did.
+
+use super::FrameUniform;
+use bytemuck::{Pod, Zeroable};
+
+/// The most models one scene holds (the shaders' `MAX_SCENE_MODELS`).
+pub const MAX_SCENE_MODELS: usize = 8;
+
+/// One model of the scene. Mirrors `CrowdModel` in shaders/crowd.wgsl
+/// (tests/gpu_layout.rs).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
+pub struct CrowdModelGpu {
+    /// Its instances are `first_instance .. first_instance + count` of the
+    /// scene's instance buffer (models in order, none empty).
+    pub first_instance: u32,
+    pub count: u32,
+    /// Its clips are `first_clip .. first_clip + clip_count` of the scene's
+    /// clip table.
+    pub first_clip: u32,
+    pub clip_count: u32,
+    /// The clip all its instances play (one of its own, counted from 0),
+    /// or [`super::CLIP_MIXED`] for each instance's own.
+    pub clip: u32,
+    /// [`super::Motion`] as a number.
+    pub motion: u32,
+    /// Its field's radius and its member size (as `Frame`'s for one model).
+    pub field_radius: f32,
+    pub model_size: f32,
+    /// Where its field is centred on the ground (x, z).
+    pub offset: [f32; 2],
+    pub _pad: [u32; 2],
+}
+const _: () = assert!(std::mem::size_of::<CrowdModelGpu>() == 48);
+
+impl CrowdModelGpu {
+    /// The one model of a single-model scene: the frame's own fields.
+    pub fn single(frame: &FrameUniform) -> Self {
+        Self {
+            first_instance: 0,
+            count: frame.instance_count,
+            first_clip: 0,
+            clip_count: frame.clip_count,
+            clip: frame.clip,
+            motion: frame.motion,
+            field_radius: frame.field_radius,
+            model_size: frame.model_size,
+            offset: [0.0; 2],
+            _pad: [0; 2],
+        }
+    }
+
+    /// The model instance `index` belongs to in `table` (entries in
+    /// instance order; empty entries end it). The twin of `model_of` in
+    /// crowd.wgsl.
+    pub fn model_of(table: &[Self], index: u32) -> usize {
+        let mut m = 0;
+        for (k, e) in table.iter().enumerate().skip(1) {
+            if e.count == 0 || index < e.first_instance {
+                break;
+            }
+            m = k;
+        }
+        m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instances_find_their_model() {
+        let entry = |first_instance, count| CrowdModelGpu {
+            first_instance,
+            count,
+            ..Default::default()
+        };
+        let table = [entry(0, 3), entry(3, 2), entry(5, 4), entry(0, 0)];
+        let models: Vec<usize> = (0..9).map(|i| CrowdModelGpu::model_of(&table, i)).collect();
+        assert_eq!(models, [0, 0, 0, 1, 1, 2, 2, 2, 2]);
+        assert_eq!(CrowdModelGpu::model_of(&table[..1], 7), 0);
+    }
+}
