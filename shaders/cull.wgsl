@@ -14,18 +14,34 @@
 // `crowd::cull::CullUniform` (tests/gpu_layout.rs).
 // requires: behaviour
 
+// One model's sphere and levels as this view may use them, and its
+// regions of the visible list. Mirrored by `crowd::cull::CullModelGpu`.
+struct CullModel {
+    // Model-space bounding sphere: xyz centre, w radius.
+    sphere: vec4<f32>,
+    // Mesh level l's animated error at [l / 4][l % 4].
+    level_error: array<vec4<f32>, 2>,
+    // Mesh levels this view uses.
+    levels: u32,
+    nearest_error: f32,
+    // With flag 128: the finest level a caster the camera would draw as an
+    // impostor casts with (the first coarse level).
+    far_level: u32,
+    // Its impostors in an entry's region bits (after its chain's levels).
+    impostor_bits: u32,
+    // Its level 0's region (its levels follow) and its impostors' region.
+    first_region: u32,
+    impostor_region: u32,
+    _pad0: u32,
+    _pad1: u32,
+};
+
 struct CullParams {
     // Left, right, bottom, top, near, far: unit inward normal and offset.
     planes: array<vec4<f32>, 6>,
     // xyz = eye, w = pixels per model unit at distance 1.
     eye: vec4<f32>,
-    // Model-space bounding sphere: xyz centre, w radius.
-    sphere: vec4<f32>,
-    // Mesh level l's animated error at [l / 4][l % 4].
-    level_error: array<vec4<f32>, 2>,
     count: u32,
-    // Mesh levels; the impostor region is region `levels`.
-    levels: u32,
     // 1 = frustum, 2 = mesh LOD, 4 = nearest-frame animation LOD, 8 =
     // receivers, 16 = impostors, 32 = minimum size, 64 = the sweep ends
     // under the ground, 128 = levels no finer than the camera's.
@@ -33,11 +49,13 @@ struct CullParams {
     budget_px: f32,
     // Entries per region in the visible list.
     region: u32,
-    nearest_error: f32,
+    // Entries of `models` in use.
+    model_count: u32,
     orthographic: u32,
     // With flag 16: the largest sphere diameter, in pixels, drawn as an
     // impostor.
     impostor_px: f32,
+    _gap: u32,
     // With flag 8 (a light's view): the planes of the volume shadows are
     // seen in, as `planes`; xyz = the direction shadows travel, w = the
     // margin the receivers' lookup adds to the radius.
@@ -45,16 +63,15 @@ struct CullParams {
     sweep: vec4<f32>,
     // With flag 32: the smallest sphere diameter, in pixels, kept.
     min_size_px: f32,
-    // The region impostors go to (after every level of the chain).
-    impostor_region: u32,
     // With flag 64: the lowest height a receiver has.
     ground: f32,
-    // With flag 128: the finest level a caster the camera would draw as an
-    // impostor casts with (the first coarse level).
-    far_level: u32,
+    _pad0: u32,
+    _pad1: u32,
     // With flag 128: xyz = the camera's eye, w = its pixels per world unit
     // at distance 1.
     camera: vec4<f32>,
+    // The scene's models, in the order of the crowd's model table.
+    models: array<CullModel, MAX_SCENE_MODELS>,
 };
 
 // Read-only storage, not uniform, for the reason `frame` is (common.wgsl):
@@ -109,28 +126,39 @@ fn camera_diameter(centre: vec3<f32>, radius: f32) -> f32 {
 // animated error in the camera's pixels, and the first coarse level where
 // the camera would draw it as an impostor. The twin of
 // `CullUniform::camera_level`.
-fn camera_level(centre: vec3<f32>, radius: f32, scale: f32) -> u32 {
+fn camera_level(m: CullModel, centre: vec3<f32>, radius: f32, scale: f32) -> u32 {
     if (cull.flags & 2u) == 0u {
         return 0u;
     }
     let distance = length(centre - cull.camera.xyz);
     let size = camera_diameter(centre, radius);
     var level = 0u;
-    for (var l = min(cull.levels, 6u) - 1u; l >= 1u; l--) {
-        let px = cull.level_error[l / 4u][l % 4u] * scale * cull.camera.w / max(distance - radius, 1e-4);
+    for (var l = min(m.levels, 6u) - 1u; l >= 1u; l--) {
+        let px = m.level_error[l / 4u][l % 4u] * scale * cull.camera.w / max(distance - radius, 1e-4);
         if px <= cull.budget_px {
             level = l;
             break;
         }
     }
-    if size <= cull.impostor_px && cull.far_level < cull.levels {
-        level = max(level, cull.far_level);
+    if size <= cull.impostor_px && m.far_level < m.levels {
+        level = max(level, m.far_level);
     }
     return level;
 }
 
-// CULLED, or the entry's bits above the index: region << 28, nearest << 31.
-fn cull_instance(centre: vec3<f32>, radius: f32, scale: f32) -> u32 {
+// The visible list's region of an entry of model `m` with `bits` (its
+// level, or its impostors). The twin of `CullModelGpu::region_of`.
+fn region_of(m: CullModel, bits: u32) -> u32 {
+    let local = bits >> 28u & 7u;
+    if local == m.impostor_bits {
+        return m.impostor_region;
+    }
+    return m.first_region + local;
+}
+
+// CULLED, or the entry's bits above the index: the model's region bits
+// << 28 (its level, or its impostors), nearest << 31.
+fn cull_instance(m: CullModel, centre: vec3<f32>, radius: f32, scale: f32) -> u32 {
     if (cull.flags & 1u) != 0u {
         var margin = 3.4e38;
         for (var i = 0u; i < 6u; i++) {
@@ -174,23 +202,23 @@ fn cull_instance(centre: vec3<f32>, radius: f32, scale: f32) -> u32 {
         seen = camera_diameter(centre, radius);
     }
     if (cull.flags & 16u) != 0u && seen <= cull.impostor_px {
-        return min(cull.impostor_region, 6u) << 28u;
+        return min(m.impostor_bits, 6u) << 28u;
     }
     var level = 0u;
     if (cull.flags & 2u) != 0u {
-        for (var l = min(cull.levels, 6u) - 1u; l >= 1u; l--) {
-            if project_error(cull.level_error[l / 4u][l % 4u], scale, centre, radius) <= cull.budget_px {
+        for (var l = min(m.levels, 6u) - 1u; l >= 1u; l--) {
+            if project_error(m.level_error[l / 4u][l % 4u], scale, centre, radius) <= cull.budget_px {
                 level = l;
                 break;
             }
         }
     }
     if (cull.flags & 128u) != 0u {
-        level = max(level, camera_level(centre, radius, scale));
+        level = max(level, camera_level(m, centre, radius, scale));
     }
     var bits = level << 28u;
     if (cull.flags & 4u) != 0u
-        && project_error(cull.nearest_error, scale, centre, radius) <= cull.budget_px {
+        && project_error(m.nearest_error, scale, centre, radius) <= cull.budget_px {
         bits |= 0x80000000u;
     }
     return bits;
@@ -204,17 +232,18 @@ fn cs_cull(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     let inst = instances[i];
     let a = anim_state(i, inst);
+    let model = cull.models[model_of(i)];
     let p = a.place;
     let right = normalize(cross(p.up, p.forward));
     let up = cross(p.forward, right);
     let m = mat3x3<f32>(right, up, p.forward);
-    let centre = p.origin + m * (cull.sphere.xyz * inst.scale);
-    let radius = cull.sphere.w * inst.scale;
-    let bits = cull_instance(centre, radius, inst.scale);
+    let centre = p.origin + m * (model.sphere.xyz * inst.scale);
+    let radius = model.sphere.w * inst.scale;
+    let bits = cull_instance(model, centre, radius, inst.scale);
     if !occlusion_keep(i, bits, centre, radius) {
         return;
     }
-    let level = bits >> 28u & 7u;
-    let slot = atomicAdd(&draw_args[level * 5u + 1u], 1u);
-    visible_out[level * cull.region + slot] = i | bits;
+    let region = region_of(model, bits);
+    let slot = atomicAdd(&draw_args[region * 5u + 1u], 1u);
+    visible_out[region * cull.region + slot] = i | bits;
 }

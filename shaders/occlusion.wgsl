@@ -193,7 +193,7 @@ fn cs_cull_late(@builtin(global_invocation_id) id: vec3<u32>) {
     if drawn {
         return;
     }
-    let level = entry >> 28u & 7u;
-    let slot = atomicAdd(&draw_args[level * 5u + 1u], 1u);
-    visible_out[level * cull.region + slot] = entry;
+    let region = region_of(cull.models[model_of(entry & 0x0fffffffu)], entry);
+    let slot = atomicAdd(&draw_args[region * 5u + 1u], 1u);
+    visible_out[region * cull.region + slot] = entry;
 }

@@ -77,13 +77,13 @@ fn cpu_visible_for(
     let mut close = Vec::new();
     let mut straddling = 0;
     for i in 0..uniform.count {
-        let (c, radius, scale) = common::world_sphere(r, loaded, uniform.sphere, SEED, i);
+        let (c, radius, scale) = common::world_sphere(r, loaded, uniform.models[0].sphere, SEED, i);
         let margin = stampede::crowd::cull::sphere_margin(&planes, c, radius);
         // Within rounding of a plane, or of the pixel budget for a level
         // or the nearest frame: f32 order of operations may decide.
-        let errors = (1..uniform.levels)
+        let errors = (1..uniform.models[0].levels)
             .map(|l| uniform.level_error(l))
-            .chain([uniform.nearest_error]);
+            .chain([uniform.models[0].nearest_error]);
         let near = |a: f32, b: f32| (a - b).abs() <= 1e-3 * b.max(1e-3);
         let at_budget = errors
             .into_iter()
@@ -100,7 +100,7 @@ fn cpu_visible_for(
         };
         let eye = Vec3::from_slice(&uniform.camera[..3]);
         let at_camera_budget = camera
-            && (1..uniform.levels).any(|l| {
+            && (1..uniform.models[0].levels).any(|l| {
                 let px = uniform.level_error(l) * scale * uniform.camera[3]
                     / ((c - eye).length() - radius).max(1e-4);
                 near(px, uniform.budget_px)

@@ -3,7 +3,7 @@
 //! layouter on the composed modules the renderer builds. The last tests show
 //! that a field reordered on either side is caught.
 
-use stampede::crowd::cull::CullUniform;
+use stampede::crowd::cull::{CullModelGpu, CullUniform};
 use stampede::crowd::flock::{Boid, FlockUniform};
 use stampede::crowd::herd::HerdTable;
 use stampede::crowd::occlusion::OcclusionUniform;
@@ -275,25 +275,38 @@ fn rust_mirrors_match_their_wgsl_structs() {
         &rust_layout!(CullUniform {
             planes,
             eye,
-            sphere,
-            level_error,
             count,
-            levels,
             flags,
             budget_px,
             region,
-            nearest_error,
+            model_count,
             orthographic,
             impostor_px,
+            _gap,
             receivers,
             sweep,
             min_size_px,
-            impostor_region,
             ground,
-            far_level,
+            _pad,
             camera,
+            models,
         }),
         &wgsl_layout(&cull, "CullParams"),
+    ));
+    problems.extend(compare(
+        "CullModel",
+        &rust_layout!(CullModelGpu {
+            sphere,
+            level_error,
+            levels,
+            nearest_error,
+            far_level,
+            impostor_bits,
+            first_region,
+            impostor_region,
+            _pad,
+        }),
+        &wgsl_layout(&cull, "CullModel"),
     ));
     // Occlusion culling: the cull pass's phases, the pyramid's steps and
     // its debug view.

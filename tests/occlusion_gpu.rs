@@ -185,7 +185,8 @@ fn phase_two_agrees_with_the_cpu_test_against_the_read_back_pyramid() {
     let occ = culler.last_occlusion_uniform().expect("phase 2 ran");
     let (mut survivors, mut occluded, mut agree, mut close) = (0, 0, 0, 0);
     for i in 0..uniform.count {
-        let (c, radius, scale) = common::world_sphere(r, &loaded, uniform.sphere, SEED, i);
+        let (c, radius, scale) =
+            common::world_sphere(r, &loaded, uniform.models[0].sphere, SEED, i);
         if uniform.cull(c, radius, scale).is_none() {
             assert_eq!(history[i as usize], 0, "{i} is culled, not visible");
             continue;

@@ -214,8 +214,8 @@ fn a_horse_out_of_view_casts_into_view() {
         BehaviourView::Off,
     )
     .expect("loops have a CPU placement");
-    let centre = place.to_world(Vec3::from_slice(&cull.sphere[..3]), inst.scale);
-    let radius = cull.sphere[3] * inst.scale;
+    let centre = place.to_world(Vec3::from_slice(&cull.models[0].sphere[..3]), inst.scale);
+    let radius = cull.models[0].sphere[3] * inst.scale;
     // The point of the shadow farthest from the sphere; the camera stands
     // just outside the sphere on the line to it, looking at it.
     let sun = crowd::sun_direction();

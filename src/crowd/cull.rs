@@ -208,6 +208,68 @@ pub struct Receivers {
     pub ground: Option<f32>,
 }
 
+/// One model's part of the cull pass's parameters: its sphere and levels
+/// as this view may use them, and its regions of the visible list.
+/// Mirrors `CullModel` in shaders/cull.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
+pub struct CullModelGpu {
+    /// Model-space bounding sphere of every baked frame: xyz centre, w radius.
+    pub sphere: [f32; 4],
+    /// Each mesh level's animated error in model units (level `l` at
+    /// `[l / 4][l % 4]`).
+    pub level_error: [[f32; 4]; 2],
+    /// Mesh levels this view uses.
+    pub levels: u32,
+    /// Worst nearest-frame error over the clips, model units.
+    pub nearest_error: f32,
+    /// With [`FLAG_CAMERA_LOD`]: the finest level a caster the camera
+    /// would draw as an impostor may cast with (the first coarse level).
+    pub far_level: u32,
+    /// The model's impostors in an entry's region bits: after every mesh
+    /// level of its chain (`levels` may use fewer of them).
+    pub impostor_bits: u32,
+    /// Its level 0's region in the visible list (its levels follow).
+    pub first_region: u32,
+    /// Its impostors' region in the visible list.
+    pub impostor_region: u32,
+    pub _pad: [u32; 2],
+}
+const _: () = assert!(std::mem::size_of::<CullModelGpu>() == 80);
+
+impl CullModelGpu {
+    /// Mesh level `l`'s animated error.
+    pub fn level_error(&self, l: u32) -> f32 {
+        self.level_error[(l / 4) as usize % 2][(l % 4) as usize]
+    }
+
+    /// The visible list's region an entry with these `bits` (from
+    /// [`CullUniform::cull`]) goes to (`region_of` in cull.wgsl).
+    pub fn region_of(&self, bits: u32) -> u32 {
+        let local = bits >> INDEX_BITS & LEVEL_MASK;
+        if local == self.impostor_bits {
+            self.impostor_region
+        } else {
+            self.first_region + local
+        }
+    }
+}
+
+/// One model's sphere and levels, as the cull pass is given them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CullModel<'a> {
+    pub sphere: (Vec3, f32),
+    /// The animated error of each mesh level the view may use.
+    pub level_error: &'a [f32],
+    pub nearest_error: f32,
+    /// The chain's first coarse level (its length when it has none).
+    pub far_level: u32,
+    /// The chain's length (the impostors' region bits).
+    pub chain_levels: u32,
+    pub first_region: u32,
+    pub impostor_region: u32,
+}
+
 /// Mirrors `CullParams` in shaders/cull.wgsl.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
@@ -217,26 +279,20 @@ pub struct CullUniform {
     pub planes: [[f32; 4]; 6],
     /// xyz = eye, w = pixel scale.
     pub eye: [f32; 4],
-    /// Model-space bounding sphere of every baked frame: xyz centre, w radius.
-    pub sphere: [f32; 4],
-    /// Each mesh level's animated error in model units (level `l` at
-    /// `[l / 4][l % 4]`).
-    pub level_error: [[f32; 4]; 2],
     /// Instances to cull.
     pub count: u32,
-    /// Mesh levels (the impostor region is region `levels`).
-    pub levels: u32,
     pub flags: u32,
     pub budget_px: f32,
     /// Entries per region in the visible list.
     pub region: u32,
-    /// Worst nearest-frame error over the clips, model units.
-    pub nearest_error: f32,
+    /// Entries of `models` in use.
+    pub model_count: u32,
     /// 1 = orthographic view.
     pub orthographic: u32,
     /// With [`FLAG_IMPOSTOR`]: the largest diameter, in pixels, that is
     /// drawn as an impostor.
     pub impostor_px: f32,
+    pub _gap: u32,
     /// With [`FLAG_RECEIVERS`]: the receivers' planes, as `planes`.
     pub receivers: [[f32; 4]; 6],
     /// xyz = the direction shadows travel (unit), w = the margin added to
@@ -244,19 +300,16 @@ pub struct CullUniform {
     pub sweep: [f32; 4],
     /// With [`FLAG_MIN_SIZE`]: the smallest diameter, in pixels, kept.
     pub min_size_px: f32,
-    /// The region impostors go to: after every mesh level of the chain
-    /// (`levels` may use fewer of them).
-    pub impostor_region: u32,
     /// With [`FLAG_GROUND`]: the lowest height a receiver has.
     pub ground: f32,
-    /// With [`FLAG_CAMERA_LOD`]: the finest level a caster the camera
-    /// would draw as an impostor may cast with (the first coarse level).
-    pub far_level: u32,
+    pub _pad: [u32; 2],
     /// With [`FLAG_CAMERA_LOD`]: xyz = the camera's eye, w = its pixels
     /// per world unit at distance 1.
     pub camera: [f32; 4],
+    /// The scene's models (in the order of the crowd's model table).
+    pub models: [CullModelGpu; crate::crowd::scene::MAX_SCENE_MODELS],
 }
-const _: () = assert!(std::mem::size_of::<CullUniform>() == 336);
+const _: () = assert!(std::mem::size_of::<CullUniform>() == 288 + 80 * 8);
 
 /// The six planes of `view_proj` (clip space with depth 0..1, the renderer's convention), normalized.
 pub fn frustum_planes(view_proj: Mat4) -> [Vec4; 6] {
@@ -307,9 +360,10 @@ pub fn sweep_length(centre: Vec3, radius: f32, sweep: Vec3, ground: f32) -> Opti
 }
 
 impl CullUniform {
-    /// The parameters for `view`; `impostors` says whether an atlas is
-    /// there to draw them from; `far_level` is the chain's first coarse
-    /// level (its length when it has none).
+    /// The parameters for `view` of one model (its impostors' region
+    /// right after the levels it may use); `impostors` says whether an
+    /// atlas is there to draw them from; `far_level` is the chain's first
+    /// coarse level (its length when it has none).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         view: &CullView,
@@ -322,12 +376,30 @@ impl CullUniform {
         impostors: bool,
         far_level: u32,
     ) -> Self {
+        let levels = level_error.len().clamp(1, MAX_LEVELS) as u32;
+        let model = CullModel {
+            sphere,
+            level_error,
+            nearest_error,
+            far_level,
+            chain_levels: levels,
+            first_region: 0,
+            impostor_region: levels,
+        };
+        Self::new_scene(view, settings, &[model], count, region, impostors)
+    }
+
+    /// The parameters for `view` of a scene's `models` (at most
+    /// [`crate::crowd::scene::MAX_SCENE_MODELS`], in the crowd's order).
+    pub fn new_scene(
+        view: &CullView,
+        settings: &CullSettings,
+        models: &[CullModel<'_>],
+        count: u32,
+        region: u32,
+        impostors: bool,
+    ) -> Self {
         let planes = frustum_planes(view.view_proj).map(|p| p.to_array());
-        let mut errors = [[0.0; 4]; 2];
-        let levels = level_error.len().clamp(1, MAX_LEVELS);
-        for (l, &e) in level_error.iter().take(levels).enumerate() {
-            errors[l / 4][l % 4] = e;
-        }
         let (receivers, sweep, receiver_flag) = match view.receivers {
             Some(r) if settings.culling => (
                 frustum_planes(r.view_proj).map(|p| p.to_array()),
@@ -344,13 +416,6 @@ impl CullUniform {
             Some(c) if settings.lod => (c.eye.extend(c.pixel_scale).to_array(), FLAG_CAMERA_LOD),
             _ => ([0.0; 4], 0),
         };
-        // The camera's impostor band casts with the coarse levels only
-        // when the camera draws impostors.
-        let far_level = if settings.impostors {
-            far_level.min(levels as u32)
-        } else {
-            levels as u32
-        };
         let impostor_flag = if impostors && settings.impostors && settings.lod && view.impostors {
             FLAG_IMPOSTOR
         } else {
@@ -361,32 +426,56 @@ impl CullUniform {
         } else {
             0
         };
+        let mut table = [CullModelGpu::default(); crate::crowd::scene::MAX_SCENE_MODELS];
+        for (entry, m) in table.iter_mut().zip(models) {
+            let mut errors = [[0.0; 4]; 2];
+            let levels = m.level_error.len().clamp(1, MAX_LEVELS);
+            for (l, &e) in m.level_error.iter().take(levels).enumerate() {
+                errors[l / 4][l % 4] = e;
+            }
+            // The camera's impostor band casts with the coarse levels only
+            // when the camera draws impostors.
+            let far_level = if settings.impostors {
+                m.far_level.min(levels as u32)
+            } else {
+                levels as u32
+            };
+            *entry = CullModelGpu {
+                sphere: m.sphere.0.extend(m.sphere.1).to_array(),
+                level_error: errors,
+                levels: levels as u32,
+                nearest_error: m.nearest_error,
+                far_level,
+                impostor_bits: m.chain_levels.min(MAX_LEVELS as u32),
+                first_region: m.first_region,
+                impostor_region: m.impostor_region,
+                _pad: [0; 2],
+            };
+        }
         Self {
             planes,
             eye: view.eye.extend(view.pixel_scale).to_array(),
-            sphere: sphere.0.extend(sphere.1).to_array(),
-            level_error: errors,
             count,
-            levels: levels as u32,
             flags: settings.flags() | receiver_flag | impostor_flag | size_flag | camera_flag,
             budget_px: settings.lod_error_px.max(0.0),
             region,
-            nearest_error,
+            model_count: models.len().min(table.len()) as u32,
             orthographic: view.orthographic as u32,
             impostor_px: settings.impostor_px.max(0.0),
+            _gap: 0,
             receivers,
             sweep,
             min_size_px: view.min_size_px.max(0.0),
-            impostor_region: levels as u32,
             ground,
-            far_level,
+            _pad: [0; 2],
             camera,
+            models: table,
         }
     }
 
-    /// Mesh level `l`'s animated error.
+    /// Model 0's mesh level `l`'s animated error.
     pub fn level_error(&self, l: u32) -> f32 {
-        self.level_error[(l / 4) as usize % 2][(l % 4) as usize]
+        self.models[0].level_error(l)
     }
 
     /// Pixels the diameter of an instance's sphere at `centre` (radius
@@ -413,9 +502,20 @@ impl CullUniform {
         size / dist.max(1e-4)
     }
 
-    /// The CPU twin of `cull_instance`: `None` when culled, else the entry
-    /// bits above the index (region and nearest flag).
+    /// [`Self::cull_model`] for model 0 (a scene of one model).
     pub fn cull(&self, centre: Vec3, radius: f32, scale: f32) -> Option<u32> {
+        self.cull_model(&self.models[0], centre, radius, scale)
+    }
+
+    /// The CPU twin of `cull_instance`: `None` when culled, else the entry
+    /// bits above the index (the model's region bits and nearest flag).
+    pub fn cull_model(
+        &self,
+        m: &CullModelGpu,
+        centre: Vec3,
+        radius: f32,
+        scale: f32,
+    ) -> Option<u32> {
         let planes = self.planes.map(Vec4::from_array);
         if self.flags & FLAG_FRUSTUM != 0 && sphere_margin(&planes, centre, radius) < 0.0 {
             return None;
@@ -443,12 +543,12 @@ impl CullUniform {
             size
         };
         if self.flags & FLAG_IMPOSTOR != 0 && seen <= self.impostor_px {
-            return Some(self.impostor_region.min(MAX_LEVELS as u32) << INDEX_BITS);
+            return Some(m.impostor_bits.min(MAX_LEVELS as u32) << INDEX_BITS);
         }
         let mut level = 0;
         if self.flags & FLAG_LOD != 0 {
-            for l in (1..self.levels.min(MAX_LEVELS as u32)).rev() {
-                let e = self.level_error(l);
+            for l in (1..m.levels.min(MAX_LEVELS as u32)).rev() {
+                let e = m.level_error(l);
                 if self.project(e, scale, centre, radius) <= self.budget_px {
                     level = l;
                     break;
@@ -456,10 +556,10 @@ impl CullUniform {
             }
         }
         if self.flags & FLAG_CAMERA_LOD != 0 {
-            level = level.max(self.camera_level(centre, radius, scale));
+            level = level.max(self.camera_level(m, centre, radius, scale));
         }
         let nearest = self.flags & FLAG_ANIM_LOD != 0
-            && self.project(self.nearest_error, scale, centre, radius) <= self.budget_px;
+            && self.project(m.nearest_error, scale, centre, radius) <= self.budget_px;
         Some((level << INDEX_BITS) | if nearest { NEAREST_BIT } else { 0 })
     }
 
@@ -472,7 +572,7 @@ impl CullUniform {
 
     /// With [`FLAG_CAMERA_LOD`]: the finest level the camera's rule lets a
     /// caster at `centre` have (`camera_level` in cull.wgsl).
-    pub fn camera_level(&self, centre: Vec3, radius: f32, scale: f32) -> u32 {
+    pub fn camera_level(&self, m: &CullModelGpu, centre: Vec3, radius: f32, scale: f32) -> u32 {
         let eye = Vec3::from_slice(&self.camera[..3]);
         let distance = (centre - eye).length();
         let size = self.camera_diameter(centre, radius);
@@ -480,15 +580,15 @@ impl CullUniform {
             return 0;
         }
         let mut level = 0;
-        for l in (1..self.levels.min(MAX_LEVELS as u32)).rev() {
-            let px = self.level_error(l) * scale * self.camera[3] / (distance - radius).max(1e-4);
+        for l in (1..m.levels.min(MAX_LEVELS as u32)).rev() {
+            let px = m.level_error(l) * scale * self.camera[3] / (distance - radius).max(1e-4);
             if px <= self.budget_px {
                 level = l;
                 break;
             }
         }
-        if size <= self.impostor_px && self.far_level < self.levels {
-            level = level.max(self.far_level);
+        if size <= self.impostor_px && m.far_level < m.levels {
+            level = level.max(m.far_level);
         }
         level
     }

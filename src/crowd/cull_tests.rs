@@ -242,7 +242,7 @@ fn six_levels_are_chosen_like_four() {
         true,
         MAX_LEVELS as u32,
     );
-    assert_eq!(u.levels, 6);
+    assert_eq!(u.models[0].levels, 6);
     for (l, e) in errors.iter().enumerate() {
         assert_eq!(u.level_error(l as u32), *e);
     }
@@ -427,7 +427,7 @@ fn casters_take_no_finer_a_level_than_the_camera_would() {
         }
         let got = entry_region(seen.cull(at, 1.0, 1.0).unwrap());
         assert_eq!(got, want, "at {z}: {size} px");
-        assert_eq!(seen.camera_level(at, 1.0, 1.0), want);
+        assert_eq!(seen.camera_level(&seen.models[0], at, 1.0, 1.0), want);
     }
     // The far band: 30 units away the 2-unit sphere is 11.5 px across, an
     // impostor for the camera, which would pick level 2 for the mesh.
@@ -457,7 +457,7 @@ fn casters_take_no_finer_a_level_than_the_camera_would() {
     let near = Vec3::new(0.0, 0.0, 5.0);
     assert_eq!(
         entry_region(with_atlas.cull(near, 1.0, 1.0).unwrap()),
-        with_atlas.camera_level(near, 1.0, 1.0)
+        with_atlas.camera_level(&with_atlas.models[0], near, 1.0, 1.0)
     );
     // Without impostors there is no far band, only the camera's rule.
     let no_impostors = CullSettings {
@@ -465,6 +465,6 @@ fn casters_take_no_finer_a_level_than_the_camera_would() {
         ..CullSettings::default()
     };
     let u = uniform(Some(camera), &no_impostors);
-    assert_eq!(u.far_level, errors.len() as u32);
+    assert_eq!(u.models[0].far_level, errors.len() as u32);
     assert_eq!(entry_region(u.cull(band, 1.0, 1.0).unwrap()), 2);
 }

@@ -25,7 +25,7 @@ pub use target::CullTarget;
 use super::pipeline::{bind_group, compute_pipeline};
 use super::shaders;
 use super::techniques::{ARGS_WORDS, CrowdGroup, FrameContext};
-use crate::crowd::cull::{CullSettings, CullUniform, CullView, MAX_LEVELS, MAX_REGIONS};
+use crate::crowd::cull::{CullModel, CullSettings, CullUniform, CullView, MAX_LEVELS, MAX_REGIONS};
 use crate::gpu::GpuError;
 use crate::lod::{LodChain, LodLevel};
 
@@ -367,23 +367,28 @@ impl Culler {
         } else {
             self.levels.iter().filter(|l| !l.coarse).count()
         };
-        let mut uniform = CullUniform::new(
-            view,
-            &self.settings,
-            self.sphere,
-            &errors[..usable.clamp(1, MAX_LEVELS)],
-            self.nearest_error,
-            count,
-            region,
-            self.impostors_ready,
-            self.levels
+        let model = CullModel {
+            sphere: self.sphere,
+            level_error: &errors[..usable.clamp(1, MAX_LEVELS)],
+            nearest_error: self.nearest_error,
+            far_level: self
+                .levels
                 .iter()
                 .take(usable)
                 .position(|l| l.coarse)
                 .unwrap_or(usable) as u32,
-        );
-        uniform.impostor_region = self.impostor_region();
-        uniform
+            chain_levels: self.impostor_region(),
+            first_region: 0,
+            impostor_region: self.impostor_region(),
+        };
+        CullUniform::new_scene(
+            view,
+            &self.settings,
+            &[model],
+            count,
+            region,
+            self.impostors_ready,
+        )
     }
 
     /// Resets `lists`' arguments and records the compute pass filling them.
