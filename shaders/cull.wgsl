@@ -32,8 +32,9 @@ struct CullModel {
     // Its level 0's region (its levels follow) and its impostors' region.
     first_region: u32,
     impostor_region: u32,
+    // 1 = none of its instances is drawn (a debug switch).
+    hidden: u32,
     _pad0: u32,
-    _pad1: u32,
 };
 
 struct CullParams {
@@ -230,9 +231,12 @@ fn cs_cull(@builtin(global_invocation_id) id: vec3<u32>) {
     if i >= cull.count {
         return;
     }
+    let model = cull.models[model_of(i)];
+    if model.hidden != 0u {
+        return;
+    }
     let inst = instances[i];
     let a = anim_state(i, inst);
-    let model = cull.models[model_of(i)];
     let p = a.place;
     let right = normalize(cross(p.up, p.forward));
     let up = cross(p.forward, right);

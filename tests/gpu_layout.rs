@@ -304,6 +304,7 @@ fn rust_mirrors_match_their_wgsl_structs() {
             impostor_bits,
             first_region,
             impostor_region,
+            hidden,
             _pad,
         }),
         &wgsl_layout(&cull, "CullModel"),

@@ -233,7 +233,10 @@ pub struct CullModelGpu {
     pub first_region: u32,
     /// Its impostors' region in the visible list.
     pub impostor_region: u32,
-    pub _pad: [u32; 2],
+    /// 1 = none of its instances is drawn (a debug switch: the tests
+    /// compare a scene with each model alone).
+    pub hidden: u32,
+    pub _pad: [u32; 1],
 }
 const _: () = assert!(std::mem::size_of::<CullModelGpu>() == 80);
 
@@ -268,6 +271,8 @@ pub struct CullModel<'a> {
     pub chain_levels: u32,
     pub first_region: u32,
     pub impostor_region: u32,
+    /// None of its instances is drawn.
+    pub hidden: bool,
 }
 
 /// Mirrors `CullParams` in shaders/cull.wgsl.
@@ -385,6 +390,7 @@ impl CullUniform {
             chain_levels: levels,
             first_region: 0,
             impostor_region: levels,
+            hidden: false,
         };
         Self::new_scene(view, settings, &[model], count, region, impostors)
     }
@@ -449,7 +455,8 @@ impl CullUniform {
                 impostor_bits: m.chain_levels.min(MAX_LEVELS as u32),
                 first_region: m.first_region,
                 impostor_region: m.impostor_region,
-                _pad: [0; 2],
+                hidden: m.hidden as u32,
+                _pad: [0; 1],
             };
         }
         Self {
@@ -516,6 +523,9 @@ impl CullUniform {
         radius: f32,
         scale: f32,
     ) -> Option<u32> {
+        if m.hidden != 0 {
+            return None;
+        }
         let planes = self.planes.map(Vec4::from_array);
         if self.flags & FLAG_FRUSTUM != 0 && sphere_margin(&planes, centre, radius) < 0.0 {
             return None;

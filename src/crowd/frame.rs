@@ -115,6 +115,21 @@ pub fn sun_direction() -> Vec3 {
     Vec3::new(-0.45, 0.62, 0.38).normalize()
 }
 
+/// Fog thick enough to hide the far edge of a field of radius
+/// `field_radius` of members `size` long.
+fn fog_density(field_radius: f32, size: f32) -> f32 {
+    1.0 / (field_radius * 3.0 + size * 20.0)
+}
+
+impl FrameUniform {
+    /// Widens the field the ground and the fog cover (a scene of several
+    /// models spreads over all their fields).
+    pub fn set_field_radius(&mut self, radius: f32) {
+        self.field_radius = radius;
+        self.fog[0] = fog_density(radius, self.model_size);
+    }
+}
+
 /// Builds the frame uniform.
 pub fn frame_uniform(
     view_proj: Mat4,
@@ -136,13 +151,7 @@ pub fn frame_uniform(
         sky_zenith: [0.22, 0.42, 0.80, 1.0],
         sky_horizon: [0.70, 0.78, 0.86, 1.0],
         ground_bounce: [0.20, 0.22, 0.12, 1.0],
-        // Fog: thick enough to hide the far edge of the field.
-        fog: [
-            1.0 / (field_radius * 3.0 + size * 20.0),
-            size * 4.0,
-            0.5 / size,
-            0.0,
-        ],
+        fog: [fog_density(field_radius, size), size * 4.0, 0.5 / size, 0.0],
         time_hi,
         time_lo,
         playback: settings.playback,

@@ -41,6 +41,10 @@ pub enum CountError {
     #[error("the instance count must be at least 1")]
     Zero,
     #[error(
+        "a scene of several models has a count for each model: give each --model its count (MODEL:COUNT)"
+    )]
+    PerModel,
+    #[error(
         "{count} instances need {bytes} bytes, more than this GPU's storage buffer limit of {limit} bytes (at most {max} instances)"
     )]
     TooMany {

@@ -55,6 +55,25 @@ impl CrowdModelGpu {
         }
     }
 
+    /// The frame as this model's instances see it (its own clips counted
+    /// from 0, its field, motion and size): what the CPU twins of the
+    /// placement and the clip time take for it (then add [`Self::offset`]).
+    pub fn frame_for(&self, frame: &FrameUniform) -> FrameUniform {
+        FrameUniform {
+            clip: self.clip,
+            clip_count: self.clip_count,
+            motion: self.motion,
+            field_radius: self.field_radius,
+            model_size: self.model_size,
+            ..*frame
+        }
+    }
+
+    /// Where its field is centred.
+    pub fn offset(&self) -> glam::Vec3 {
+        glam::Vec3::new(self.offset[0], 0.0, self.offset[1])
+    }
+
     /// The model instance `index` belongs to in `table` (entries in
     /// instance order; empty entries end it). The twin of `model_of` in
     /// crowd.wgsl.

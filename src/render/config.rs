@@ -29,6 +29,8 @@ pub enum RenderError {
     BadSize { width: u32, height: u32, max: u32 },
     #[error("the bone-texture technique cannot be built: {0}")]
     Bone(#[from] BoneError),
+    #[error("{0}")]
+    Scene(String),
 }
 
 /// How to build a renderer.

@@ -70,6 +70,33 @@ impl CrowdBuffer {
         self.count
     }
 
+    /// The instances of a scene of several models, `counts[m]` of model
+    /// `m` one after the other: model 0's are those a crowd of it alone
+    /// has (grown from `seed`), each further model's grown from its own
+    /// seed ([`scene_seed`]). The count is fixed (a new count is a new
+    /// buffer).
+    pub fn for_scene(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        seed: u64,
+        counts: &[u32],
+        max_binding: u64,
+    ) -> Result<Self, CountError> {
+        let total: u64 = counts.iter().map(|&c| c as u64).sum();
+        let total = validate_count(total, max_binding)?;
+        let crowd = Self::new(device, queue, seed, total, max_binding)?;
+        let mut first = counts.first().copied().unwrap_or(0) as u64;
+        for (m, &count) in counts.iter().enumerate().skip(1) {
+            let instances: Vec<Instance> = (0..count)
+                .map(|i| generate(scene_seed(seed, m), i))
+                .collect();
+            let offset = first * std::mem::size_of::<Instance>() as u64;
+            queue.write_buffer(&crowd.buffer, offset, bytemuck::cast_slice(&instances));
+            first += count as u64;
+        }
+        Ok(crowd)
+    }
+
     /// Writes the scene's model table (at most [`MAX_SCENE_MODELS`]
     /// entries; the rest stay empty) when it changed.
     pub fn write_models(&mut self, queue: &wgpu::Queue, table: &[CrowdModelGpu]) {
@@ -130,5 +157,15 @@ impl CrowdBuffer {
         }
         self.count = count;
         Ok(())
+    }
+}
+
+/// The seed model `m` of a scene grows its instances from: the scene's own
+/// for the first model (so it is the crowd that model alone would have).
+pub fn scene_seed(seed: u64, m: usize) -> u64 {
+    if m == 0 {
+        seed
+    } else {
+        crate::crowd::rng::splitmix64(seed ^ (m as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
     }
 }

@@ -181,11 +181,24 @@ impl Renderer {
 
     /// A box around the whole crowd at the current count.
     pub fn crowd_bounds(&self) -> Aabb {
-        self.layout.bounds(self.crowd.count())
+        match &self.mixed {
+            Some(scene) => scene.bounds,
+            None => self.layout.bounds(self.crowd.count()),
+        }
     }
 
     /// The opening view: low, beside the track, the herd coming past.
     pub fn default_camera(&self) -> Camera {
+        if let Some(scene) = &self.mixed {
+            // Every model's field, seen from above one side.
+            let mut camera = Camera {
+                yaw: 2.3,
+                pitch: 0.45,
+                ..Camera::default()
+            };
+            camera.frame(&scene.bounds, self.aspect());
+            return camera;
+        }
         let r = self.layout.field_radius(self.crowd.count());
         let size = self.layout.model_size;
         match self.layout.motion {

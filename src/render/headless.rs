@@ -98,20 +98,42 @@ impl Headless {
             format: FORMAT,
             ..config.clone()
         };
-        let renderer = Renderer::new(gpu, model, vat, &config)?;
+        Ok(Self::with_renderer(Renderer::new(
+            gpu, model, vat, &config,
+        )?))
+    }
+
+    /// A headless view of a scene of several models (see
+    /// [`Renderer::new_scene`]).
+    pub fn new_scene(
+        gpu: Arc<GpuContext>,
+        models: &[crate::render::mixed::SceneModel<'_>],
+        config: &RendererConfig,
+    ) -> Result<Self, RenderError> {
+        let config = RendererConfig {
+            format: FORMAT,
+            ..config.clone()
+        };
+        Ok(Self::with_renderer(Renderer::new_scene(
+            gpu, models, &config,
+        )?))
+    }
+
+    fn with_renderer(renderer: Renderer) -> Self {
+        let (width, height) = (renderer.targets.width, renderer.targets.height);
         let target = Offscreen::new(
             &renderer.gpu.device,
             "headless target",
             FORMAT,
-            config.width,
-            config.height,
+            width,
+            height,
         );
         let camera = renderer.default_camera();
-        Ok(Self {
+        Self {
             renderer,
             camera,
             target,
-        })
+        }
     }
 
     /// Records one frame into the offscreen target.

@@ -16,6 +16,7 @@ pub mod gpu_data;
 pub mod headless;
 pub mod impostor;
 mod mapped;
+pub mod mixed;
 pub mod model_gpu;
 pub mod offscreen;
 mod passes;
@@ -108,6 +109,8 @@ pub struct Renderer {
     motion: crate::crowd::motion::MotionHistory,
     /// TAA's resolve and the motion view.
     pub post: post::Post,
+    /// A scene of several models (`None`: one model).
+    mixed: Option<mixed::SceneState>,
 }
 
 impl Renderer {
@@ -252,6 +255,7 @@ impl Renderer {
             pyramid_view: None,
             motion: Default::default(),
             post: Default::default(),
+            mixed: None,
             gpu,
         })
     }
@@ -278,6 +282,12 @@ impl Renderer {
     pub fn set_technique(&mut self, kind: TechniqueKind) -> Result<(), RenderError> {
         if self.technique.kind() == kind {
             return Ok(());
+        }
+        if self.mixed.is_some() && kind != TechniqueKind::Vat {
+            return Err(RenderError::Scene(format!(
+                "{kind}: {}",
+                mixed::SCENE_TECHNIQUES
+            )));
         }
         let ctx = self.build_context();
         // A placeholder-free swap: build the new one, then drop the old.
@@ -395,6 +405,9 @@ impl Renderer {
     }
 
     pub fn set_count(&mut self, count: u32) -> Result<(), CountError> {
+        if self.mixed.is_some() && count != self.crowd.count() {
+            return Err(CountError::PerModel);
+        }
         self.crowd
             .set_count(&self.gpu.device, &self.gpu.queue, count)
     }

@@ -123,9 +123,52 @@ impl ModelGpu {
     /// `indices`: the LOD chain's index lists, level 0 (the model's own
     /// triangles) first; a direct draw uses `index_count` of them.
     pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, model: &Model, indices: &[u32]) -> Self {
+        let images: Vec<&crate::model::Image> = model.images.iter().collect();
+        let mut gpu = Self::from_parts(device, queue, &static_vertices(model), &images, indices);
+        gpu.index_count = model.indices.len() as u32;
+        gpu.double_sided = model.materials.iter().any(|m| m.double_sided);
+        gpu
+    }
+
+    /// A scene's models in one vertex stream, index buffer (`indices`,
+    /// each model's after the previous ones', model-local) and texture
+    /// array (each model's images after the previous ones').
+    pub fn for_scene(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        models: &[&Model],
+        indices: &[u32],
+    ) -> Self {
+        let mut vertices = Vec::new();
+        let mut images: Vec<&crate::model::Image> = Vec::new();
+        for model in models {
+            let first_layer = images.len() as i32;
+            vertices.extend(static_vertices(model).into_iter().map(|mut v| {
+                if v.texture_layer >= 0 {
+                    v.texture_layer += first_layer;
+                }
+                v
+            }));
+            images.extend(model.images.iter());
+        }
+        let mut gpu = Self::from_parts(device, queue, &vertices, &images, indices);
+        gpu.index_count = models.first().map_or(0, |m| m.indices.len() as u32);
+        gpu.double_sided = models
+            .iter()
+            .any(|m| m.materials.iter().any(|mat| mat.double_sided));
+        gpu
+    }
+
+    fn from_parts(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        static_vertices: &[StaticVertex],
+        images: &[&crate::model::Image],
+        indices: &[u32],
+    ) -> Self {
         let vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("model static vertices"),
-            contents: bytemuck::cast_slice(&static_vertices(model)),
+            contents: bytemuck::cast_slice(static_vertices),
             usage: wgpu::BufferUsages::VERTEX,
         });
         let indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -135,12 +178,11 @@ impl ModelGpu {
         });
 
         // One layer per image, all at the largest image's size.
-        let (w, h) = model
-            .images
+        let (w, h) = images
             .iter()
             .fold((1, 1), |(w, h), i| (w.max(i.width), h.max(i.height)));
         let (w, h) = (w.min(MAX_LAYER_SIDE), h.min(MAX_LAYER_SIDE));
-        let layers = crate::gpu::array_layers(device, model.images.len().max(1) as u32);
+        let layers = crate::gpu::array_layers(device, images.len().max(1) as u32);
         let levels = 32 - w.max(h).leading_zeros();
         let texture = device.create_texture(&wgpu::TextureDescriptor {
             label: Some("model base colour textures"),
@@ -157,7 +199,7 @@ impl ModelGpu {
             view_formats: &[],
         });
         for layer in 0..layers {
-            let base = match model.images.get(layer as usize) {
+            let base = match images.get(layer as usize) {
                 Some(img)
                     if img.width > 0
                         && img.height > 0
@@ -211,12 +253,12 @@ impl ModelGpu {
         Self {
             vertices,
             indices,
-            index_count: model.indices.len() as u32,
-            vertex_count: model.vertex_count() as u32,
+            index_count: 0,
+            vertex_count: static_vertices.len() as u32,
             texture,
             texture_view,
             sampler,
-            double_sided: model.materials.iter().any(|m| m.double_sided),
+            double_sided: false,
         }
     }
 }

@@ -107,6 +107,10 @@ impl Renderer {
         );
         // Before the shadows' cull, whose casters' levels use it.
         uniform.viewport_height = self.targets.height.max(1) as f32;
+        if let Some(scene) = &self.mixed {
+            // The ground and the fog reach over every model's field.
+            uniform.set_field_radius(scene.radius());
+        }
         let previous = self.motion.begin(&mut uniform, view_proj, jitter, settings);
         uniform.velocity = self.targets.has_velocity() as u32;
         if previous.is_none() {
@@ -122,10 +126,13 @@ impl Renderer {
             previous,
         );
         let behaviour_s = started.elapsed().as_secs_f64();
-        self.crowd.write_models(
-            &self.gpu.queue,
-            &[crate::crowd::scene::CrowdModelGpu::single(&uniform)],
-        );
+        match &self.mixed {
+            Some(scene) => self.crowd.write_models(&self.gpu.queue, &scene.table),
+            None => self.crowd.write_models(
+                &self.gpu.queue,
+                &[crate::crowd::scene::CrowdModelGpu::single(&uniform)],
+            ),
+        }
         let started = Instant::now();
         let ctx = frame_context!(self, &uniform);
         let prepared = self.technique.prepare(&ctx);

@@ -2,7 +2,7 @@
 //! the mesh levels (or every instance, unculled) and the impostors' region.
 
 use super::{Culler, Lists};
-use crate::crowd::cull::{CullUniform, MAX_LEVELS};
+use crate::crowd::cull::CullUniform;
 use crate::render::techniques::{ARGS_WORDS, CrowdDraw};
 
 impl Culler {
@@ -26,7 +26,7 @@ impl Culler {
         match (lists, culled) {
             (Some(lists), true) => CrowdDraw::Indirect {
                 args: &lists.args,
-                levels: self.levels.len().clamp(1, MAX_LEVELS) as u32,
+                levels: self.regions.mesh_regions(),
                 group: &lists.draw_group,
                 region_bytes: (!lists.multi).then_some(lists.region * 4),
                 visible: &lists.visible,

@@ -49,7 +49,8 @@ impl Culler {
     ) -> Lists {
         let capacity = Self::capacity_for(count);
         let region = capacity.div_ceil(self.align_entries) * self.align_entries;
-        let regions = self.levels.len().max(1) + 1;
+        let draws = self.region_draws();
+        let regions = draws.len();
         let visible = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("visible list"),
             size: region as u64 * regions as u64 * 4,
@@ -65,24 +66,11 @@ impl Culler {
                 0
             }
         };
-        for (l, level) in self.levels.iter().enumerate() {
-            words.extend([
-                level.index_count,
-                0,
-                level.first_index,
-                0,
-                first_instance(l),
-            ]);
+        // Each (model, level), then each model's impostors (one quad, six
+        // indices of their own index buffer, each).
+        for (r, [index_count, first_index, base_vertex]) in draws.into_iter().enumerate() {
+            words.extend([index_count, 0, first_index, base_vertex, first_instance(r)]);
         }
-        // The impostors: one quad (six indices of their own index buffer)
-        // each.
-        words.extend([
-            super::IMPOSTOR_INDICES,
-            0,
-            0,
-            0,
-            first_instance(regions - 1),
-        ]);
         // The occluded count; the survivors listed and phase 2's dispatch.
         words.extend([0; crate::crowd::occlusion::COUNTER_WORDS]);
         let bytes = (words.len() * 4) as u64;

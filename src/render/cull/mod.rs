@@ -15,17 +15,20 @@ pub mod occlusion;
 pub mod pyramid;
 pub mod pyramid_view;
 mod readback;
+pub mod regions;
+mod scene;
 mod target;
 
 use lists::Lists;
 pub use occlusion::{Occlusion, OcclusionCamera};
 pub use readback::{ArgsReadback, CullStats, VisibleLists};
+pub use regions::RegionLayout;
 pub use target::CullTarget;
 
 use super::pipeline::{bind_group, compute_pipeline};
 use super::shaders;
 use super::techniques::{ARGS_WORDS, CrowdGroup, FrameContext};
-use crate::crowd::cull::{CullModel, CullSettings, CullUniform, CullView, MAX_LEVELS, MAX_REGIONS};
+use crate::crowd::cull::{CullModel, CullSettings, CullUniform, CullView, MAX_LEVELS};
 use crate::gpu::GpuError;
 use crate::lod::{LodChain, LodLevel};
 
@@ -43,6 +46,16 @@ pub struct Culler {
     sphere: (glam::Vec3, f32),
     levels: Vec<LodLevel>,
     nearest_error: f32,
+    /// A scene of several models: each one's sphere and levels (empty for
+    /// one model, whose are the fields above).
+    sources: Vec<CullSource>,
+    /// The visible list's regions.
+    regions: RegionLayout,
+    /// Always go through the cull pass, even with culling and LOD off (a
+    /// scene of several models has no single direct draw).
+    pub always_indirect: bool,
+    /// Models none of whose instances is drawn (bit `m`; a debug switch).
+    pub hidden_models: u32,
     /// One multi-draw (the adapter has INDIRECT_FIRST_INSTANCE), or one
     /// draw per level at dynamic offsets. Tests may force the second.
     pub multi_draw: bool,
@@ -81,6 +94,18 @@ enum CullDispatch<'a> {
 
 /// Indices of the impostors' quad (their region's index count).
 pub const IMPOSTOR_INDICES: u32 = 6;
+
+/// One model of a scene the cull pass chooses levels for.
+#[derive(Clone, Debug)]
+pub struct CullSource {
+    /// Model-space bounding sphere of every baked frame.
+    pub sphere: (glam::Vec3, f32),
+    /// Its mesh levels, `first_index` counted in the scene's index buffer.
+    pub levels: Vec<LodLevel>,
+    /// Its first vertex in the scene's vertex stream.
+    pub base_vertex: u32,
+    pub nearest_error: f32,
+}
 
 impl Culler {
     pub fn new(
@@ -174,11 +199,11 @@ impl Culler {
             lists: None,
             direct_group,
             sphere,
-            readback: ArgsReadback::new(
-                device,
-                ((MAX_REGIONS * ARGS_WORDS + crate::crowd::occlusion::COUNTER_WORDS) * 4) as u64,
-                levels.len() as u32,
-            ),
+            readback: ArgsReadback::new(device, &RegionLayout::single(levels.len() as u32)),
+            regions: RegionLayout::single(levels.len() as u32),
+            sources: Vec::new(),
+            always_indirect: false,
+            hidden_models: 0,
             levels,
             nearest_error,
             multi_draw: device
@@ -241,14 +266,20 @@ impl Culler {
         self.sphere.1
     }
 
-    /// The region impostors are appended to (after the mesh levels).
+    /// The region impostors are appended to (after the mesh levels; a
+    /// scene's first model's).
     pub fn impostor_region(&self) -> u32 {
-        self.levels.len().max(1) as u32
+        self.regions.impostor_region(0)
+    }
+
+    /// How the visible list's regions are laid out.
+    pub fn regions(&self) -> &RegionLayout {
+        &self.regions
     }
 
     /// True when the next frames go through the cull pass.
     pub fn active(&self) -> bool {
-        self.settings.indirect()
+        self.settings.indirect() || self.always_indirect
     }
 
     /// The instances and triangles the last read-back frame drew, when the
@@ -319,7 +350,7 @@ impl Culler {
         count: u32,
     ) {
         self.culled_this_frame = false;
-        if !self.settings.indirect() || count == 0 {
+        if !self.active() || count == 0 {
             self.frozen = None;
             return;
         }
@@ -360,26 +391,19 @@ impl Culler {
 
     /// The pass's parameters for `view`.
     fn uniform(&self, view: &CullView, count: u32, region: u32) -> CullUniform {
-        let errors: [f32; MAX_LEVELS] =
-            std::array::from_fn(|l| self.levels.get(l).map_or(0.0, |level| level.error));
-        let usable = if self.settings.coarse_levels {
-            self.levels.len()
-        } else {
-            self.levels.iter().filter(|l| !l.coarse).count()
-        };
+        if !self.sources.is_empty() {
+            return self.scene_uniform(view, count, region);
+        }
+        let (errors, usable, far_level) = self.usable_levels(&self.levels);
         let model = CullModel {
             sphere: self.sphere,
             level_error: &errors[..usable.clamp(1, MAX_LEVELS)],
             nearest_error: self.nearest_error,
-            far_level: self
-                .levels
-                .iter()
-                .take(usable)
-                .position(|l| l.coarse)
-                .unwrap_or(usable) as u32,
+            far_level,
             chain_levels: self.impostor_region(),
             first_region: 0,
             impostor_region: self.impostor_region(),
+            hidden: self.hidden_models & 1 != 0,
         };
         CullUniform::new_scene(
             view,
@@ -389,6 +413,24 @@ impl Culler {
             region,
             self.impostors_ready,
         )
+    }
+
+    /// The levels' errors, how many the settings let the pass use, and
+    /// the first coarse one among those.
+    fn usable_levels(&self, levels: &[LodLevel]) -> ([f32; MAX_LEVELS], usize, u32) {
+        let errors: [f32; MAX_LEVELS] =
+            std::array::from_fn(|l| levels.get(l).map_or(0.0, |level| level.error));
+        let usable = if self.settings.coarse_levels {
+            levels.len()
+        } else {
+            levels.iter().filter(|l| !l.coarse).count()
+        };
+        let far_level = levels
+            .iter()
+            .take(usable)
+            .position(|l| l.coarse)
+            .unwrap_or(usable) as u32;
+        (errors, usable, far_level)
     }
 
     /// Resets `lists`' arguments and records the compute pass filling them.

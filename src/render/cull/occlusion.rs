@@ -10,13 +10,12 @@
 
 use super::pyramid::DepthPyramid;
 use super::{ArgsReadback, Culler, Lists, VisibleLists};
-use crate::crowd::cull::MAX_REGIONS;
 use crate::crowd::occlusion::{
     OcclusionUniform, PHASE_EARLY, PHASE_LATE, PHASE_LATE_UNTESTED, SURVIVOR_WORDS,
     SURVIVORS_HEADER,
 };
 use crate::render::Targets;
-use crate::render::techniques::{ARGS_WORDS, CrowdDraw, FrameContext};
+use crate::render::techniques::{CrowdDraw, FrameContext};
 
 /// Why occlusion culling cannot run on a device, or `None` when it can.
 pub fn unsupported_reason(device: &wgpu::Device) -> Option<String> {
@@ -101,7 +100,7 @@ impl Occlusion {
     pub(super) fn new(
         device: &wgpu::Device,
         bind_group_layouts: [&wgpu::BindGroupLayout; 3],
-        levels: u32,
+        regions: &super::RegionLayout,
     ) -> Self {
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("cull output layout (occlusion)"),
@@ -138,11 +137,7 @@ impl Occlusion {
             history_capacity: 0,
             history_generation: 0,
             late: None,
-            late_readback: ArgsReadback::new(
-                device,
-                ((MAX_REGIONS * ARGS_WORDS + crate::crowd::occlusion::COUNTER_WORDS) * 4) as u64,
-                levels,
-            ),
+            late_readback: ArgsReadback::new(device, regions),
             history_valid: false,
             active: false,
             late_ran: false,
@@ -332,7 +327,7 @@ impl Culler {
         }
         if self.occlusion.is_none() {
             let layouts = [&self.frame_layout, &self.clip_layout, self.crowd.layout()];
-            self.occlusion = Some(Occlusion::new(device, layouts, self.levels.len() as u32));
+            self.occlusion = Some(Occlusion::new(device, layouts, &self.regions));
         }
         let counter = self.counter_word();
         let Some(o) = &mut self.occlusion else {
@@ -397,7 +392,7 @@ impl Culler {
 
     /// The word of the arguments after the regions' (the occluded count).
     pub(super) fn counter_word(&self) -> u32 {
-        ((self.levels.len().max(1) + 1) * ARGS_WORDS) as u32
+        self.regions.counter_word()
     }
 
     /// How the late scene pass draws the crowd (phase 2's lists), when

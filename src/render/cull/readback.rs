@@ -1,6 +1,7 @@
 //! The cull pass's indirect arguments read back a frame or two late, never
 //! stalling: a few small mappable copies used in turn.
 
+use super::regions::RegionLayout;
 use crate::crowd::cull::{MAX_LEVELS, MAX_REGIONS};
 use crate::render::mapped::MappedCopy;
 use crate::render::techniques::ARGS_WORDS;
@@ -44,16 +45,37 @@ impl CullStats {
     /// The statistics of the indirect arguments `words` (five per region)
     /// of a chain of `levels` mesh levels followed by the impostor region.
     pub fn from_args(words: &[u32], levels: u32) -> Self {
-        let levels = (levels as usize).clamp(1, MAX_LEVELS);
+        Self::from_scene_args(words, &RegionLayout::single(levels))
+    }
+
+    /// The statistics of a scene's arguments laid out as `layout`: each
+    /// model's level `l` counted at `l`, every model's impostors at the
+    /// longest chain's `levels`.
+    pub fn from_scene_args(words: &[u32], layout: &RegionLayout) -> Self {
+        let longest = layout.levels.iter().copied().max().unwrap_or(1);
+        let longest = (longest as usize).clamp(1, MAX_LEVELS);
         let mut s = Self {
-            levels: levels as u32,
+            levels: longest as u32,
             ..Self::default()
         };
-        for (l, args) in words.chunks_exact(ARGS_WORDS).take(levels + 1).enumerate() {
-            s.visible[l] = args[1];
-            s.triangles[l] = args[1] as u64 * (args[0] / 3) as u64;
+        let args = |r: u32| words.get(r as usize * ARGS_WORDS..(r as usize + 1) * ARGS_WORDS);
+        for (m, &levels) in layout.levels.iter().enumerate() {
+            let first = layout.first_region(m);
+            for l in 0..(levels as usize).min(MAX_LEVELS) {
+                if let Some(a) = args(first + l as u32) {
+                    s.visible[l] += a[1];
+                    s.triangles[l] += a[1] as u64 * (a[0] / 3) as u64;
+                }
+            }
+            if let Some(a) = args(layout.impostor_region(m)) {
+                s.visible[longest] += a[1];
+                s.triangles[longest] += a[1] as u64 * (a[0] / 3) as u64;
+            }
         }
-        s.occluded = words.get((levels + 1) * ARGS_WORDS).copied().unwrap_or(0);
+        s.occluded = words
+            .get(layout.counter_word() as usize)
+            .copied()
+            .unwrap_or(0);
         s
     }
 
@@ -73,17 +95,17 @@ pub struct ArgsReadback {
     slots: Vec<Slot>,
     frame: u64,
     latest: u64,
-    /// Mesh levels of the lists read.
-    levels: u32,
+    /// How the lists read are laid out.
+    layout: RegionLayout,
     pub last: Option<CullStats>,
 }
 
 impl ArgsReadback {
-    /// Read-backs of `bytes` of arguments for `levels` mesh levels.
-    pub fn new(device: &wgpu::Device, bytes: u64, levels: u32) -> Self {
+    /// Read-backs of the arguments of lists laid out as `layout`.
+    pub fn new(device: &wgpu::Device, layout: &RegionLayout) -> Self {
         let slots = (0..3)
             .map(|_| Slot {
-                copy: MappedCopy::new(device, "cull args readback", bytes),
+                copy: MappedCopy::new(device, "cull args readback", layout.args_bytes()),
                 frame: 0,
             })
             .collect();
@@ -91,7 +113,7 @@ impl ArgsReadback {
             slots,
             frame: 0,
             latest: 0,
-            levels,
+            layout: layout.clone(),
             last: None,
         }
     }
@@ -122,11 +144,11 @@ impl ArgsReadback {
             wgpu::PollType::Poll
         };
         let _ = device.poll(poll);
-        let levels = self.levels;
+        let layout = &self.layout;
         for slot in &self.slots {
             let stats = slot
                 .copy
-                .take(|bytes| CullStats::from_args(bytemuck::cast_slice(bytes), levels));
+                .take(|bytes| CullStats::from_scene_args(bytemuck::cast_slice(bytes), layout));
             if let Some(stats) = stats
                 && slot.frame > self.latest
             {

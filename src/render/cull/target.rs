@@ -4,8 +4,8 @@
 //! camera's rule, each drawn from its own list.
 
 use super::{ArgsReadback, CullStats, Culler, Lists};
-use crate::crowd::cull::{CullUniform, CullView, MAX_REGIONS};
-use crate::render::techniques::{ARGS_WORDS, CrowdDraw, FrameContext};
+use crate::crowd::cull::{CullUniform, CullView};
+use crate::render::techniques::{CrowdDraw, FrameContext};
 
 /// One view's cull output.
 pub struct CullTarget {
@@ -71,11 +71,7 @@ impl Culler {
             lists: None,
             culled: false,
             last_uniform: None,
-            readback: ArgsReadback::new(
-                device,
-                ((MAX_REGIONS * ARGS_WORDS + crate::crowd::occlusion::COUNTER_WORDS) * 4) as u64,
-                self.levels.len() as u32,
-            ),
+            readback: ArgsReadback::new(device, &self.regions),
         }
     }
 

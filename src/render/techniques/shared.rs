@@ -319,6 +319,21 @@ pub enum CrowdDraw<'a> {
     },
 }
 
+impl CrowdDraw<'_> {
+    /// The draw calls `draw_crowd` records for this: one instanced draw,
+    /// one multi-draw over every region, or one indirect draw per region
+    /// where the adapter has no multi-draw with first instances.
+    pub fn calls(&self) -> u32 {
+        match self {
+            CrowdDraw::Direct { .. } => 1,
+            CrowdDraw::Indirect {
+                region_bytes: None, ..
+            } => 1,
+            CrowdDraw::Indirect { levels, .. } => *levels,
+        }
+    }
+}
+
 /// The most views that draw the crowd in one frame: the camera and every
 /// shadow cascade.
 pub const MAX_VIEWS: usize = 1 + crate::crowd::shadow::MAX_CASCADES;

@@ -1,0 +1,111 @@
+//! The cull pass over a scene of several models: one dispatch over every
+//! instance, each model with its own sphere and levels, each (model,
+//! level) its own region of the visible list (`RegionLayout`), all mesh
+//! regions drawn by one multi-draw.
+
+use super::{CullSource, Culler, RegionLayout};
+use crate::crowd::cull::{CullModel, CullUniform, CullView, MAX_LEVELS};
+use crate::lod::LodLevel;
+
+impl Culler {
+    /// The cull pass for a scene's models (in the crowd's order; the
+    /// first also fills the single-model fields the panel reads).
+    pub fn for_scene(
+        device: &wgpu::Device,
+        frame_layout: &wgpu::BindGroupLayout,
+        clip_buffer: &wgpu::Buffer,
+        sources: Vec<CullSource>,
+    ) -> Self {
+        let first = sources.first().cloned().unwrap_or(CullSource {
+            sphere: (glam::Vec3::ZERO, 1.0),
+            levels: vec![LodLevel::default()],
+            base_vertex: 0,
+            nearest_error: 0.0,
+        });
+        let chain = crate::lod::LodChain {
+            levels: first.levels.clone(),
+            nearest_frame_error: vec![first.nearest_error],
+            ..Default::default()
+        };
+        let mut culler = Self::new(device, frame_layout, clip_buffer, first.sphere, &chain);
+        let sources: Vec<CullSource> = sources
+            .into_iter()
+            .map(|mut s| {
+                s.levels.truncate(MAX_LEVELS);
+                if s.levels.is_empty() {
+                    s.levels.push(LodLevel::default());
+                }
+                s
+            })
+            .collect();
+        culler.regions = RegionLayout {
+            levels: sources.iter().map(|s| s.levels.len() as u32).collect(),
+        };
+        culler.readback = super::ArgsReadback::new(device, &culler.regions);
+        culler.sources = sources;
+        culler.always_indirect = true;
+        culler
+    }
+
+    /// The scene's models, when the pass culls several.
+    pub fn sources(&self) -> &[CullSource] {
+        &self.sources
+    }
+
+    /// The parameters of a scene's pass for `view`.
+    pub(super) fn scene_uniform(&self, view: &CullView, count: u32, region: u32) -> CullUniform {
+        let usable: Vec<_> = self
+            .sources
+            .iter()
+            .map(|s| self.usable_levels(&s.levels))
+            .collect();
+        let models: Vec<CullModel<'_>> = self
+            .sources
+            .iter()
+            .zip(&usable)
+            .enumerate()
+            .map(|(m, (s, (errors, levels, far_level)))| CullModel {
+                sphere: s.sphere,
+                level_error: &errors[..(*levels).clamp(1, MAX_LEVELS)],
+                nearest_error: s.nearest_error,
+                far_level: *far_level,
+                chain_levels: s.levels.len() as u32,
+                first_region: self.regions.first_region(m),
+                impostor_region: self.regions.impostor_region(m),
+                hidden: self.hidden_models >> m & 1 != 0,
+            })
+            .collect();
+        CullUniform::new_scene(
+            view,
+            &self.settings,
+            &models,
+            count,
+            region,
+            self.impostors_ready,
+        )
+    }
+
+    /// Each region's draw: index count, first index and base vertex (the
+    /// impostors' regions draw their own quad).
+    pub(super) fn region_draws(&self) -> Vec<[u32; 3]> {
+        let mut draws = Vec::with_capacity(self.regions.regions());
+        if self.sources.is_empty() {
+            draws.extend(
+                self.levels
+                    .iter()
+                    .map(|l| [l.index_count, l.first_index, 0]),
+            );
+        } else {
+            for s in &self.sources {
+                draws.extend(
+                    s.levels
+                        .iter()
+                        .map(|l| [l.index_count, l.first_index, s.base_vertex]),
+                );
+            }
+        }
+        let impostors = self.regions.regions() - draws.len();
+        draws.extend((0..impostors).map(|_| [super::IMPOSTOR_INDICES, 0, 0]));
+        draws
+    }
+}

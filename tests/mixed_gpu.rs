@@ -1,0 +1,319 @@
+//! A scene of several models as one crowd: each model's picture is the
+//! scene's where the other models are absent; the cull pass's counts per
+//! (model, level) are the CPU rule's; one multi-draw covers every model;
+//! what a scene cannot do yet is refused with the reason.
+
+mod gpu_common;
+use gpu_common as common;
+
+use stampede::crowd::placement::loop_placement;
+use stampede::crowd::scene::CrowdModelGpu;
+use stampede::crowd::setup::{Loaded, ModelChoice, load};
+use stampede::crowd::{BehaviourSettings, FrameSettings, instance_clip_time};
+use stampede::render::crowd_buffer::scene_seed;
+use stampede::render::headless::{Headless, RgbaImage};
+use stampede::render::mixed::SceneModel;
+use stampede::render::{CrowdDraw, RendererConfig, TechniqueKind};
+use stampede::vat::Precision;
+
+const SEED: u64 = 3;
+const SIZE: (u32, u32) = (192, 108);
+
+fn models() -> Vec<Loaded> {
+    [ModelChoice::Horse, ModelChoice::Bird]
+        .iter()
+        .map(|c| load(c, 30.0, Precision::F16, None).expect("bakes"))
+        .collect()
+}
+
+fn scene(
+    gpu: std::sync::Arc<stampede::gpu::GpuContext>,
+    loaded: &[Loaded],
+    counts: &[u32],
+) -> Headless {
+    scene_with(gpu, loaded, counts, true)
+}
+
+fn scene_with(
+    gpu: std::sync::Arc<stampede::gpu::GpuContext>,
+    loaded: &[Loaded],
+    counts: &[u32],
+    shadows: bool,
+) -> Headless {
+    let models: Vec<SceneModel<'_>> = loaded
+        .iter()
+        .zip(counts)
+        .map(|(loaded, &count)| SceneModel { loaded, count })
+        .collect();
+    let mut config = RendererConfig::for_model(
+        &loaded[0],
+        SIZE.0,
+        SIZE.1,
+        counts[0],
+        SEED,
+        stampede::render::headless::FORMAT,
+    );
+    config.behaviour = BehaviourSettings {
+        enabled: false,
+        ..Default::default()
+    };
+    config.shadows.enabled = shadows;
+    Headless::new_scene(gpu, &models, &config).expect("the scene's renderer")
+}
+
+/// The scene with the models of `hidden` (bit per model) not drawn.
+fn picture(view: &mut Headless, hidden: u32, settings: &FrameSettings) -> RgbaImage {
+    view.renderer.culler_mut().hidden_models = hidden;
+    view.render(settings).expect("renders")
+}
+
+fn same_pixel(a: &RgbaImage, b: &RgbaImage, i: usize) -> bool {
+    a.pixels[i * 4..i * 4 + 4] == b.pixels[i * 4..i * 4 + 4]
+}
+
+/// Horses and birds in one scene: where the birds leave the picture as it
+/// is without either (no bird, no bird's shadow), the scene's pixel is the
+/// horses' alone, exactly; and the other way round. From the opening view
+/// and a closer one, at two times. With shadows, a model's shadow falls on
+/// the other model too (the pixel then shows the other model, not the
+/// ground the lone model's shadow would be judged on): those pixels differ
+/// only by being darker, and are few.
+#[test]
+fn each_model_is_its_own_picture_where_the_other_is_absent() {
+    let Some(gpu) = common::gpu_or_skip("mixed_gpu") else {
+        return;
+    };
+    let loaded = models();
+    let out = std::env::temp_dir().join(format!("stampede-mixed-{}", std::process::id()));
+    std::fs::create_dir_all(&out).unwrap();
+    for shadows in [false, true] {
+        let mut view = scene_with(gpu.clone(), &loaded, &[60, 80], shadows);
+        let opening = view.camera;
+        let mut closer = opening;
+        closer.distance *= 0.45;
+        for (v, camera) in [opening, closer].into_iter().enumerate() {
+            for time in [2.0, 3.7] {
+                view.camera = camera;
+                let settings = FrameSettings {
+                    time,
+                    ..FrameSettings::default()
+                };
+                let both = picture(&mut view, 0, &settings);
+                let horses = picture(&mut view, 0b10, &settings);
+                let birds = picture(&mut view, 0b01, &settings);
+                let none = picture(&mut view, 0b11, &settings);
+                both.save_png(&out.join(format!("scene-{shadows}-{v}-{time}.png")))
+                    .unwrap();
+                let n = (SIZE.0 * SIZE.1) as usize;
+                let (mut checked, mut covered, mut differ) =
+                    ([0usize; 2], [0usize; 2], [0usize; 2]);
+                let brightness = |img: &RgbaImage, i: usize| -> u32 {
+                    img.pixels[i * 4..i * 4 + 3].iter().map(|&c| c as u32).sum()
+                };
+                for i in 0..n {
+                    // Where one model changes nothing, the scene is the
+                    // other's alone.
+                    for (k, (alone, other)) in [(&horses, &birds), (&birds, &horses)]
+                        .into_iter()
+                        .enumerate()
+                    {
+                        if !same_pixel(other, &none, i) {
+                            continue;
+                        }
+                        checked[k] += 1;
+                        if !same_pixel(&both, alone, i) {
+                            differ[k] += 1;
+                            assert!(
+                                shadows && brightness(&both, i) <= brightness(alone, i),
+                                "shadows {shadows} view {v} t {time}: pixel {i} differs from the model alone"
+                            );
+                        }
+                    }
+                    covered[0] += !same_pixel(&horses, &none, i) as usize;
+                    covered[1] += !same_pixel(&birds, &none, i) as usize;
+                }
+                eprintln!(
+                    "shadows {shadows} view {v} t {time}: horses cover {} px, birds {} px; checked {checked:?} of {n}, darker by the other's shadow {differ:?}",
+                    covered[0], covered[1]
+                );
+                // Both models are in the picture (else the test checks
+                // nothing), and the other's shadow touches few pixels.
+                assert!(covered[0] > 50 && covered[1] > 5, "covered {covered:?}");
+                assert!(checked[0] > n / 2 && checked[1] > n / 2);
+                assert!(differ[0] + differ[1] <= n / 200, "{differ:?}");
+            }
+        }
+    }
+}
+
+/// The cull pass over a scene: every instance placed and culled on the CPU
+/// by the same rule (its model's field, clips, sphere and levels) lands in
+/// the same (model, level) region the GPU put it in, counted alike; and
+/// the crowd's draw is one multi-draw over every model's regions.
+#[test]
+fn visible_counts_per_model_and_level_equal_the_cpu_cull() {
+    let Some(gpu) = common::gpu_or_skip("mixed_gpu") else {
+        return;
+    };
+    let loaded = models();
+    let mut view = scene(gpu.clone(), &loaded, &[300, 200]);
+    view.camera.distance *= 0.4;
+    view.camera.yaw += 0.5;
+    let settings = FrameSettings {
+        time: 2.5,
+        ..FrameSettings::default()
+    };
+    view.draw_frame(&settings).expect("draws");
+    let renderer = &view.renderer;
+    let uniform = renderer.culler().last_uniform().expect("culled");
+    let frame = renderer.last_frame.expect("a frame");
+    let scene = renderer.mixed_scene().expect("a scene of two models");
+    let lists = renderer.culler().read_lists(&gpu).expect("read back");
+    let regions = renderer.culler().regions().clone();
+    assert_eq!(regions.levels.len(), 2);
+    let mut cpu = vec![0u32; regions.regions()];
+    let mut culled = 0;
+    for (m, entry) in scene.table.iter().enumerate() {
+        let f = entry.frame_for(&frame);
+        let model = &uniform.models[m];
+        let sphere = glam::Vec3::from_slice(&model.sphere[..3]);
+        for local in 0..entry.count {
+            let inst = stampede::crowd::generate(scene_seed(SEED, m), local);
+            let (clip, _) = instance_clip_time(&inst, &f, &loaded[m].vat.clips);
+            let mut p = loop_placement(&inst, &f, loaded[m].ground_speeds[clip]);
+            p.origin += entry.offset();
+            let centre = p.to_world(sphere, inst.scale);
+            match uniform.cull_model(model, centre, model.sphere[3] * inst.scale, inst.scale) {
+                Some(bits) => cpu[model.region_of(bits) as usize] += 1,
+                None => culled += 1,
+            }
+        }
+    }
+    let gpu_counts: Vec<u32> = (0..regions.regions())
+        .map(|r| lists.args[r * 5 + 1])
+        .collect();
+    eprintln!("per region: GPU {gpu_counts:?}, CPU {cpu:?}; {culled} culled");
+    assert_eq!(gpu_counts, cpu);
+    // Each model's entries are its own instances.
+    for (m, entry) in scene.table.iter().enumerate() {
+        for l in 0..regions.levels[m] {
+            let r = (regions.first_region(m) + l) as usize;
+            for e in &lists.entries[r] {
+                let i = e & stampede::crowd::cull::INDEX_MASK;
+                assert!(i >= entry.first_instance && i < entry.first_instance + entry.count);
+                assert_eq!(CrowdModelGpu::model_of(&scene.table, i), m);
+            }
+        }
+    }
+    assert!(
+        culled > 0 && cpu.iter().filter(|&&c| c > 0).count() >= 3,
+        "the view tests something: {cpu:?}"
+    );
+    // One multi-draw of every model's levels where the adapter has it.
+    let draw = renderer.culler().draw(renderer.crowd.count());
+    match draw {
+        CrowdDraw::Indirect { levels, .. } => assert_eq!(levels, regions.mesh_regions()),
+        CrowdDraw::Direct { .. } => panic!("a scene always draws from the cull pass"),
+    }
+    if renderer.culler().multi_draw {
+        assert_eq!(draw.calls(), 1, "one draw call for every model");
+    } else {
+        assert_eq!(draw.calls(), regions.mesh_regions());
+    }
+}
+
+/// What a scene of several models cannot do yet is refused with the
+/// reason, and the scene keeps drawing: another technique, a new count.
+#[test]
+fn a_scene_refuses_what_it_cannot_do_yet() {
+    let Some(gpu) = common::gpu_or_skip("mixed_gpu") else {
+        return;
+    };
+    let loaded = models();
+    let mut view = scene(gpu, &loaded, &[20, 20]);
+    let err = view
+        .renderer
+        .set_technique(TechniqueKind::Skinning)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("VAT") && err.contains("one model"), "{err}");
+    assert_eq!(view.renderer.technique_kind(), TechniqueKind::Vat);
+    let err = view.renderer.set_count(100).unwrap_err().to_string();
+    assert!(err.contains("each model"), "{err}");
+    assert!(
+        view.renderer
+            .impostor_error
+            .as_deref()
+            .is_some_and(|e| e.contains("coarse"))
+    );
+    view.render(&FrameSettings::default()).expect("still draws");
+}
+
+/// Each model of a scene covers exactly the pixels it covers drawn alone
+/// by a renderer of that model only (the same instances, field and
+/// camera): the scene's shared vertex stream, VAT array, clip table and
+/// regions give every model its own mesh, poses and places. (Only the
+/// coverage is compared: the scene's fog and ground reach over every
+/// model's field, so colours differ a little.)
+#[test]
+fn each_model_covers_what_it_covers_alone() {
+    let Some(gpu) = common::gpu_or_skip("mixed_gpu") else {
+        return;
+    };
+    let loaded = models();
+    let counts = [60, 80];
+    let mut view = scene_with(gpu.clone(), &loaded, &counts, false);
+    view.camera.distance *= 0.45;
+    let camera = view.camera;
+    let settings = FrameSettings {
+        time: 2.0,
+        ..FrameSettings::default()
+    };
+    for m in 0..2 {
+        let others = 0b11 & !(1 << m);
+        let alone_in_scene = picture(&mut view, others, &settings);
+        let empty_scene = picture(&mut view, 0b11, &settings);
+        let entry = view.renderer.mixed_scene().unwrap().table[m];
+        // The model by itself, with the scene's instances of it.
+        let mut config = RendererConfig::for_model(
+            &loaded[m],
+            SIZE.0,
+            SIZE.1,
+            counts[m],
+            scene_seed(SEED, m),
+            stampede::render::headless::FORMAT,
+        );
+        config.behaviour = BehaviourSettings {
+            enabled: false,
+            ..Default::default()
+        };
+        config.shadows.enabled = false;
+        // A scene has no impostors yet: its far field is the coarse levels.
+        config.cull.impostors = false;
+        let mut single = Headless::new(gpu.clone(), &loaded[m].model, &loaded[m].vat, &config)
+            .expect("renderer");
+        // Its field where the scene put it.
+        single.camera = camera;
+        single.camera.target -= entry.offset();
+        let own = FrameSettings {
+            clip: loaded[m].clip,
+            ..settings
+        };
+        let alone = single.render(&own).expect("renders");
+        single.renderer.hide_crowd = true;
+        let empty = single.render(&own).expect("renders");
+        let n = (SIZE.0 * SIZE.1) as usize;
+        let mut covered = 0;
+        for i in 0..n {
+            let in_scene = !same_pixel(&alone_in_scene, &empty_scene, i);
+            let by_itself = !same_pixel(&alone, &empty, i);
+            assert_eq!(
+                in_scene, by_itself,
+                "model {m}: pixel {i} covered {in_scene} in the scene, {by_itself} alone"
+            );
+            covered += in_scene as usize;
+        }
+        eprintln!("model {m}: {covered} px covered, the same in the scene and alone");
+        assert!(covered > 20, "model {m} is in view");
+    }
+}
