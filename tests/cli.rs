@@ -265,9 +265,10 @@ fn inspect_several_models_and_one_corrupt() {
     std::fs::remove_dir_all(dir).ok();
 }
 
-/// `--model MODEL:COUNT`: one model with its count draws; a list of several
-/// is refused with the reason before anything is baked; a bad count or a
-/// model listed twice is named.
+/// `--model MODEL:COUNT`: one model with its count draws; a scene of
+/// several draws headless (a corrupt one named, the others drawn) and the
+/// window says it shows one model; a bad count or a model listed twice is
+/// named.
 #[test]
 fn model_counts_on_the_command_line() {
     let dir = std::env::temp_dir().join(format!("stampede-cli-count-{}", std::process::id()));
@@ -299,10 +300,34 @@ fn model_counts_on_the_command_line() {
         shot("default.png", &["--model", "horse"]),
         "the count was ignored"
     );
+    // A scene of several models: drawn headless, one corrupt model named
+    // while the others are drawn (the command then fails).
+    let bad = dir.join("broken.glb");
+    std::fs::write(&bad, b"glTF\x02\x00\x00\x00garbage").unwrap();
+    let scene_png = dir.join("scene.png");
+    let shot_scene = |models: &[&str]| {
+        let mut args = vec!["--headless", "--size", "96x54", "--screenshot"];
+        args.push(scene_png.to_str().unwrap());
+        for m in models {
+            args.extend(["--model", m]);
+        }
+        stampede(&args)
+    };
+    let (ok, _, err) = shot_scene(&["horse:5", "bird:4"]);
+    assert!(ok, "{err}");
+    assert!(err.contains("horse ×5") && err.contains("bird ×4"), "{err}");
+    assert!(scene_png.is_file());
+    let broken = format!("{}:3", bad.display());
+    let (ok, _, err) = shot_scene(&["horse:5", &broken]);
+    assert!(!ok, "a corrupt model fails the command");
+    assert!(
+        err.contains("broken.glb") && err.contains("the other models are drawn"),
+        "{err}"
+    );
     for (args, needle) in [
         (
             vec!["--model", "horse:2", "--model", "bird:3"],
-            "horse ×2, bird ×3",
+            "the window shows one model",
         ),
         (vec!["--model", "horse:many"], "whole number"),
         (
@@ -314,7 +339,12 @@ fn model_counts_on_the_command_line() {
             "--count 9 is not used",
         ),
     ] {
-        let mut full = vec!["--headless", "--screenshot", png.to_str().unwrap()];
+        // The window's refusal comes before any window opens.
+        let mut full = if needle.contains("window") {
+            vec![]
+        } else {
+            vec!["--headless", "--screenshot", png.to_str().unwrap()]
+        };
         full.extend(args.iter().copied());
         let (ok, _, err) = stampede(&full);
         assert!(!ok, "{args:?} must fail");

@@ -5,6 +5,8 @@
 
 mod gpu_common;
 use gpu_common as common;
+#[path = "common/mod.rs"]
+mod shared;
 
 use stampede::crowd::placement::loop_placement;
 use stampede::crowd::scene::CrowdModelGpu;
@@ -315,5 +317,58 @@ fn each_model_covers_what_it_covers_alone() {
         }
         eprintln!("model {m}: {covered} px covered, the same in the scene and alone");
         assert!(covered > 20, "model {m} is in view");
+    }
+}
+
+/// Three models of different vertex counts, clip counts and VAT widths
+/// (horse, bird, the deer) draw as one scene with culling and LOD on, off
+/// (the cull pass still sorts them into their regions), and with
+/// occlusion culling and TAA: every model is in the picture, and nothing
+/// fails on the device.
+#[test]
+fn three_different_models_draw_with_every_cull_setting() {
+    let Some(gpu) = common::gpu_or_skip("mixed_gpu") else {
+        return;
+    };
+    let Some(deer) = shared::shared_model("QuaterniusDeer.gltf") else {
+        return;
+    };
+    let mut loaded = models();
+    loaded
+        .push(load(&ModelChoice::File(deer), 30.0, Precision::F16, None).expect("the deer bakes"));
+    let widths: Vec<u32> = loaded.iter().map(|l| l.vat.layout.width).collect();
+    assert!(
+        widths[0] != widths[1] && widths[1] != widths[2],
+        "{widths:?}"
+    );
+    let mut view = scene(gpu.clone(), &loaded, &[40, 30, 20]);
+    let settings = FrameSettings {
+        time: 1.5,
+        ..FrameSettings::default()
+    };
+    let base = view.renderer.cull_settings();
+    let variants = [
+        base,
+        stampede::crowd::cull::CullSettings {
+            culling: false,
+            lod: false,
+            ..base
+        },
+        stampede::crowd::cull::CullSettings {
+            occlusion: true,
+            ..base
+        },
+    ];
+    for (k, cull) in variants.into_iter().enumerate() {
+        view.renderer.set_cull_settings(cull);
+        let none = picture(&mut view, 0b111, &settings);
+        for m in 0..3 {
+            let alone = picture(&mut view, 0b111 & !(1 << m), &settings);
+            let covered = (0..(SIZE.0 * SIZE.1) as usize)
+                .filter(|&i| !same_pixel(&alone, &none, i))
+                .count();
+            assert!(covered > 3, "settings {k}: model {m} covers {covered} px");
+        }
+        view.renderer.gpu.check().expect("no device error");
     }
 }

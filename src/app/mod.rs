@@ -27,10 +27,12 @@ pub use args::ViewerArgs;
 pub fn run(args: ViewerArgs) -> anyhow::Result<()> {
     let scene = args.scene()?;
     let [entry] = scene.entries.as_slice() else {
+        if args.headless {
+            return screenshot_scene(&args, &scene);
+        }
         anyhow::bail!(
-            "a scene of several models ({}) is not drawn yet: the renderer draws one model \
-             at a time. Give one --model; `stampede inspect` takes several and shows each \
-             one's bake and levels",
+            "the window shows one model at a time for now; render the scene of {} with \
+             --headless --screenshot PATH",
             scene.describe()
         );
     };
@@ -125,6 +127,98 @@ fn screenshot_headless(args: &ViewerArgs, choice: &ModelChoice, count: u32) -> a
             view.camera = c;
         }
     }
+    shoot(view, args, settings, count, &path)
+}
+
+/// A scene of several models, loaded in parallel (one that fails is named
+/// and the others drawn), drawn as one crowd into a PNG.
+fn screenshot_scene(
+    args: &ViewerArgs,
+    scene: &crate::crowd::scene_spec::SceneSpec,
+) -> anyhow::Result<()> {
+    let path = args
+        .screenshot
+        .clone()
+        .context("--headless needs --screenshot PATH")?;
+    if args.clip.as_deref().is_some_and(|c| c != "mixed") {
+        anyhow::bail!(
+            "with several models --clip takes only mixed (each model plays its own default clip otherwise)"
+        );
+    }
+    let load = crate::crowd::setup::load_scene(
+        scene,
+        args.fps,
+        args.precision,
+        args.clip.as_deref(),
+        args.motion,
+    );
+    for (name, e) in &load.failed {
+        eprintln!("error: {name}: {e} (the other models are drawn)");
+    }
+    if load.loaded.is_empty() {
+        anyhow::bail!("no model of the scene could be loaded");
+    }
+    if args.behaviour.is_on() {
+        eprintln!(
+            "note: a scene of several models runs its loops (the herd and the flock draw one model per scene for now)"
+        );
+    }
+    let gpu = GpuContext::headless()?;
+    for (l, count) in &load.loaded {
+        eprintln!(
+            "{} ×{count}: {} vertices, baked in {:.0} ms",
+            l.model.name(),
+            l.model.vertex_count(),
+            l.vat.bake_ms
+        );
+    }
+    eprintln!("GPU: {}", gpu.description());
+    let (w, h) = args.size;
+    let models: Vec<crate::render::mixed::SceneModel<'_>> = load
+        .loaded
+        .iter()
+        .map(|(loaded, count)| crate::render::mixed::SceneModel {
+            loaded,
+            count: *count,
+        })
+        .collect();
+    let total = models.iter().map(|m| m.count).sum();
+    let mut config =
+        RendererConfig::for_model(&load.loaded[0].0, w, h, total, args.seed, headless::FORMAT);
+    config.behaviour = args.behaviour_settings();
+    config.cull = args.cull.settings();
+    config.shadows = args.shadows.settings();
+    config.targets = args.aa.targets();
+    let mut view = Headless::new_scene(gpu, &models, &config)?;
+    view.renderer.set_technique(args.technique)?;
+    view.renderer.post.show_motion = args.aa.motion_view;
+    view.renderer.post.motion_blur = args.aa.motion_blur;
+    let settings = FrameSettings {
+        time: args.time,
+        ..FrameSettings::default()
+    };
+    view.camera = view.renderer.camera_at(settings.time, settings.playback);
+    shoot(view, args, settings, total, &path)?;
+    if !load.failed.is_empty() {
+        anyhow::bail!(
+            "{} of {} models could not be loaded (why is said above); the picture has the others",
+            load.failed.len(),
+            scene.entries.len()
+        );
+    }
+    Ok(())
+}
+
+/// The rest of a screenshot, once the view is aimed: `--camera`, the
+/// frames occlusion culling and TAA need, the PNG.
+fn shoot(
+    mut view: Headless,
+    args: &ViewerArgs,
+    settings: FrameSettings,
+    count: u32,
+    path: &std::path::Path,
+) -> anyhow::Result<()> {
+    let (w, h) = args.size;
     if let Some(spec) = &args.camera {
         view.camera = spec.apply(view.camera);
     }
@@ -153,7 +247,7 @@ fn screenshot_headless(args: &ViewerArgs, choice: &ModelChoice, count: u32) -> a
         })?;
     }
     let image = view.render(&settings)?;
-    image.save_png(&path)?;
+    image.save_png(path)?;
     let costs = view.renderer.costs();
     if costs.capped() {
         eprintln!(

@@ -190,13 +190,16 @@ impl Renderer {
     /// The opening view: low, beside the track, the herd coming past.
     pub fn default_camera(&self) -> Camera {
         if let Some(scene) = &self.mixed {
-            // Every model's field, seen from above one side.
+            // The ground models' fields side by side, seen from above one
+            // side (a flat field's bounding sphere is larger than it looks
+            // from there); the flyers circle over them.
             let mut camera = Camera {
-                yaw: 2.3,
-                pitch: 0.45,
+                yaw: 1.75,
+                pitch: 0.42,
                 ..Camera::default()
             };
-            camera.frame(&scene.bounds, self.aspect());
+            camera.frame(&scene.ground_bounds, self.aspect());
+            camera.distance *= 0.62;
             return camera;
         }
         let r = self.layout.field_radius(self.crowd.count());

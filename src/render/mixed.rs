@@ -38,6 +38,9 @@ pub struct SceneState {
     pub table: Vec<CrowdModelGpu>,
     /// Around every model's field.
     pub bounds: Aabb,
+    /// Around the ground models' fields (every model's when all fly):
+    /// what the opening view frames.
+    pub ground_bounds: Aabb,
     /// The shared VAT array's plan.
     pub vat: VatSet,
 }
@@ -87,6 +90,7 @@ impl SceneState {
         }
         let mut first_instance = 0;
         let mut bounds = Aabb::EMPTY;
+        let mut ground_bounds = Aabb::EMPTY;
         let table = models
             .iter()
             .enumerate()
@@ -97,6 +101,9 @@ impl SceneState {
                 b.min += shift;
                 b.max += shift;
                 bounds = bounds.union(&b);
+                if model.loaded.motion != Motion::Flock {
+                    ground_bounds = ground_bounds.union(&b);
+                }
                 let entry = CrowdModelGpu {
                     first_instance,
                     count: model.count,
@@ -118,6 +125,11 @@ impl SceneState {
             counts: models.iter().map(|m| m.count).collect(),
             table,
             bounds,
+            ground_bounds: if ground_bounds.is_empty() {
+                bounds
+            } else {
+                ground_bounds
+            },
             vat,
         }
     }
