@@ -88,3 +88,44 @@ fn window_rebuilds_a_lost_device_and_carries_on() {
         "the viewer did not carry on:\n{log}"
     );
 }
+
+/// A scene of several models in the window: drawn, and drawn again as the
+/// same scene after the device is lost and rebuilt.
+#[test]
+fn window_shows_a_scene_and_rebuilds_it() {
+    if !common::have_display() {
+        return;
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
+        .args([
+            "--model",
+            "horse:40",
+            "--model",
+            "bird:30",
+            "--frames",
+            "10",
+            "--size",
+            "320x200",
+            "--fps",
+            "15",
+            "--lose-device-at",
+            "4",
+        ])
+        .env("RUST_LOG", "info,wgpu_hal=error,wgpu_core=warn,naga=error")
+        .output()
+        .expect("run the stampede binary");
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "stampede exited with {}:\n{log}",
+        output.status
+    );
+    assert!(!log.contains("panicked"), "a panic:\n{log}");
+    assert_eq!(
+        log.matches("a scene of 2 models: horse ×40, bird ×30")
+            .count(),
+        2,
+        "the scene, then the same scene after the rebuild:\n{log}"
+    );
+    assert!(log.contains("rendered 10 frames"), "{log}");
+}

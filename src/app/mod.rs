@@ -30,10 +30,15 @@ pub fn run(args: ViewerArgs) -> anyhow::Result<()> {
         if args.headless {
             return screenshot_scene(&args, &scene);
         }
-        anyhow::bail!(
-            "the window shows one model at a time for now; render the scene of {} with \
-             --headless --screenshot PATH",
-            scene.describe()
+        if args.clip.as_deref().is_some_and(|c| c != "mixed") {
+            anyhow::bail!(
+                "with several models --clip takes only mixed (each model plays its own default clip otherwise)"
+            );
+        }
+        return window::run(
+            args,
+            scene.clone(),
+            scene.total().min(u32::MAX as u64) as u32,
         );
     };
     let (choice, count) = (entry.choice.clone(), clamp_count(entry.count as u64));
@@ -51,7 +56,11 @@ pub fn run(args: ViewerArgs) -> anyhow::Result<()> {
     if args.headless {
         return screenshot_headless(&args, &choice, count);
     }
-    window::run(args, choice, count)
+    window::run(
+        args,
+        crate::crowd::scene_spec::SceneSpec::single(choice, count),
+        count,
+    )
 }
 
 /// Refuses 0 and clamps absurd counts, saying so.

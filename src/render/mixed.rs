@@ -283,6 +283,16 @@ impl Renderer {
         r.impostor_error = Some(SCENE_IMPOSTORS.into());
         r.mixed = Some(SceneState::plan(models, set));
         r.technique = TechniqueKind::Vat.build(&r.build_context())?;
+        log::info!(
+            "a scene of {} models: {}",
+            models.len(),
+            names
+                .iter()
+                .zip(models)
+                .map(|(n, m)| format!("{n} ×{}", m.count))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
         Ok(r)
     }
 

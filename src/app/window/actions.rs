@@ -61,6 +61,11 @@ impl Running {
 
     /// Recomputes the parity error about once a second.
     pub(super) fn update_parity(&mut self) {
+        // The parity compares one model's VAT with its skinning.
+        if self.renderer.mixed_scene().is_some() {
+            self.parity = None;
+            return;
+        }
         let stale = self
             .parity
             .is_none_or(|(at, _)| at.elapsed().as_secs_f32() >= 1.0);
@@ -106,6 +111,8 @@ impl Running {
             ..config
         };
         self.renderer = Renderer::new(self.gpu.clone(), &prepared.model, &prepared.vat, &config)?;
+        // One model replaces the scene.
+        self.scene_rest.clear();
         self.renderer.post.show_motion = self.ui.targets.velocity;
         self.parity = None;
         self.flock_goal = None;

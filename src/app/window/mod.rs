@@ -10,6 +10,7 @@ use super::measure::MeasureAll;
 use super::ui::{Action, ModelPick, UiState};
 use crate::crowd::BehaviourSettings;
 use crate::crowd::parity::Parity;
+use crate::crowd::scene_spec::SceneSpec;
 use crate::crowd::setup::{Loaded, ModelChoice, MotionChoice, load_with};
 use crate::gpu::GpuContext;
 use crate::render::{Camera, History, Renderer, RendererConfig};
@@ -63,12 +64,12 @@ fn event_loop() -> Result<EventLoop<()>, WindowError> {
     }
 }
 
-pub fn run(args: ViewerArgs, choice: ModelChoice, count: u32) -> anyhow::Result<()> {
+pub fn run(args: ViewerArgs, scene: SceneSpec, count: u32) -> anyhow::Result<()> {
     let event_loop = event_loop()?;
     event_loop.set_control_flow(ControlFlow::Poll);
     let mut app = App {
         args,
-        choice,
+        scene,
         count,
         running: None,
         error: None,
@@ -82,8 +83,9 @@ pub fn run(args: ViewerArgs, choice: ModelChoice, count: u32) -> anyhow::Result<
 
 struct App {
     args: ViewerArgs,
-    /// The model `--model` asked for.
-    choice: ModelChoice,
+    /// The models `--model` asked for.
+    scene: SceneSpec,
+    /// Their instances together (one model: its count, clamped).
     count: u32,
     running: Option<Running>,
     error: Option<anyhow::Error>,
@@ -96,6 +98,9 @@ struct Running {
     gpu: Arc<GpuContext>,
     renderer: Renderer,
     prepared: Loaded,
+    /// A scene's models after the first (`prepared`) with their counts;
+    /// empty for one model.
+    scene_rest: Vec<(Loaded, u32)>,
     /// The motion choice (`--motion`, then the panel's) the model was
     /// loaded with.
     motion: MotionChoice,
@@ -137,7 +142,7 @@ impl ApplicationHandler for App {
         if self.running.is_some() {
             return;
         }
-        match Running::new(event_loop, &self.args, &self.choice, self.count) {
+        match Running::new(event_loop, &self.args, &self.scene, self.count) {
             Ok(r) => self.running = Some(r),
             Err(e) => {
                 self.error = Some(e);
@@ -245,20 +250,51 @@ impl Running {
     fn new(
         event_loop: &ActiveEventLoop,
         args: &ViewerArgs,
-        choice: &ModelChoice,
+        scene: &SceneSpec,
         count: u32,
     ) -> anyhow::Result<Self> {
-        let choice = choice.clone();
-        let prepared = load_with(
-            &choice,
-            args.fps,
-            args.precision,
-            args.clip.as_deref(),
-            args.motion,
-        )?;
+        let choice = scene.entries[0].choice.clone();
+        let (prepared, scene_rest, message) = if scene.entries.len() == 1 {
+            let prepared = load_with(
+                &choice,
+                args.fps,
+                args.precision,
+                args.clip.as_deref(),
+                args.motion,
+            )?;
+            (prepared, Vec::new(), None)
+        } else {
+            // Several models, loaded in parallel; one that fails is named
+            // and the others shown.
+            let load = crate::crowd::setup::load_scene(
+                scene,
+                args.fps,
+                args.precision,
+                args.clip.as_deref(),
+                args.motion,
+            );
+            let failed: Vec<String> = load
+                .failed
+                .iter()
+                .map(|(name, e)| format!("{name}: {e}"))
+                .collect();
+            for f in &failed {
+                eprintln!("error: {f} (the other models are shown)");
+            }
+            let mut loaded = load.loaded.into_iter();
+            let (first, _) = loaded
+                .next()
+                .ok_or_else(|| anyhow::anyhow!("no model of the scene could be loaded"))?;
+            let message = (!failed.is_empty()).then(|| failed.join("\n"));
+            (first, loaded.collect(), message)
+        };
         let (w, h) = args.size;
+        let title = std::iter::once(prepared.model.name())
+            .chain(scene_rest.iter().map(|(l, _)| l.model.name()))
+            .collect::<Vec<_>>()
+            .join(", ");
         let attributes = Window::default_attributes()
-            .with_title(format!("Stampede — {}", prepared.model.name()))
+            .with_title(format!("Stampede — {title}"))
             .with_inner_size(winit::dpi::PhysicalSize::new(w, h));
         let window = Arc::new(event_loop.create_window(attributes)?);
         let instance =
@@ -320,12 +356,7 @@ impl Running {
         renderer_config.cull = args.cull.settings();
         renderer_config.shadows = args.shadows.settings();
         renderer_config.targets = args.aa.targets();
-        let mut renderer = Renderer::new(
-            gpu.clone(),
-            &prepared.model,
-            &prepared.vat,
-            &renderer_config,
-        )?;
+        let mut renderer = scene_renderer(&gpu, &prepared, &scene_rest, count, &renderer_config)?;
         renderer.set_technique(args.technique)?;
         renderer.post.show_motion = args.aa.motion_view;
         let camera = renderer.camera_at(0.0, 1.0);
@@ -396,7 +427,14 @@ impl Running {
             losses: 0,
             flock_goal: None,
             rebuilt_at: None,
-        })
+            scene_rest,
+        }
+        .with_message(message))
+    }
+
+    fn with_message(mut self, message: Option<String>) -> Self {
+        self.message = message;
+        self
     }
 
     fn resize(&mut self, width: u32, height: u32) {
@@ -427,6 +465,35 @@ impl Running {
             }
         }
     }
+}
+
+/// The renderer of `first` alone, or of the scene of `first` (`count` of
+/// it when alone) and `rest`.
+fn scene_renderer(
+    gpu: &Arc<GpuContext>,
+    first: &Loaded,
+    rest: &[(Loaded, u32)],
+    count: u32,
+    config: &RendererConfig,
+) -> Result<Renderer, crate::render::RenderError> {
+    if rest.is_empty() {
+        return Renderer::new(gpu.clone(), &first.model, &first.vat, config);
+    }
+    let first_count = count.saturating_sub(rest.iter().map(|(_, c)| c).sum::<u32>());
+    let models: Vec<crate::render::mixed::SceneModel<'_>> =
+        std::iter::once(crate::render::mixed::SceneModel {
+            loaded: first,
+            count: first_count,
+        })
+        .chain(
+            rest.iter()
+                .map(|(loaded, count)| crate::render::mixed::SceneModel {
+                    loaded,
+                    count: *count,
+                }),
+        )
+        .collect();
+    Renderer::new_scene(gpu.clone(), &models, config)
 }
 
 fn present_mode(vsync: bool) -> wgpu::PresentMode {

@@ -4,7 +4,7 @@
 
 use super::Running;
 use crate::gpu::GpuContext;
-use crate::render::{Renderer, RendererConfig};
+use crate::render::RendererConfig;
 use std::sync::Arc;
 
 impl Running {
@@ -41,10 +41,11 @@ impl Running {
                 self.config.format,
             )
         };
-        let renderer = Renderer::new(
-            gpu.clone(),
-            &self.prepared.model,
-            &self.prepared.vat,
+        let renderer = super::scene_renderer(
+            &gpu,
+            &self.prepared,
+            &self.scene_rest,
+            crowd.count(),
             &config,
         )
         .map_err(|e| failed("the renderer", &e))?;
