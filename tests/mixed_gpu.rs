@@ -159,8 +159,16 @@ fn visible_counts_per_model_and_level_equal_the_cpu_cull() {
     };
     let loaded = models();
     let mut view = scene(gpu.clone(), &loaded, &[300, 200]);
-    view.camera.distance *= 0.4;
-    view.camera.yaw += 0.5;
+    // Low over the horses' track: near horses at fine levels, far ones
+    // coarse, some behind the camera culled.
+    let horses = view.renderer.mixed_scene().unwrap().table[0];
+    view.camera = stampede::render::Camera {
+        target: horses.offset() + glam::Vec3::new(horses.field_radius * 0.8, 0.0, 0.0),
+        yaw: 2.3,
+        pitch: 0.2,
+        distance: horses.model_size * 6.0,
+        ..stampede::render::Camera::default()
+    };
     let settings = FrameSettings {
         time: 2.5,
         ..FrameSettings::default()

@@ -154,7 +154,7 @@ fn screenshot_scene(
             "with several models --clip takes only mixed (each model plays its own default clip otherwise)"
         );
     }
-    let load = crate::crowd::setup::load_scene(
+    let load = crate::crowd::scene_spec::load_scene(
         scene,
         args.fps,
         args.precision,

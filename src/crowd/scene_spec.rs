@@ -12,7 +12,8 @@
 //!   whole name is never split.
 
 use super::MAX_INSTANCES;
-use super::setup::ModelChoice;
+use super::setup::{Loaded, ModelChoice, MotionChoice, SetupError};
+use crate::vat::Precision;
 use std::path::Path;
 
 /// The count a model gets when neither its entry nor `--count` gives one.
@@ -170,6 +171,47 @@ impl SceneSpec {
             .collect::<Vec<_>>()
             .join(", ")
     }
+}
+
+/// A scene's models loaded and baked, each on its own thread: those that
+/// loaded (with their counts, in the order given) and those that did not,
+/// with why (the others are still there).
+pub struct SceneLoad {
+    pub loaded: Vec<(Loaded, u32)>,
+    pub failed: Vec<(String, SetupError)>,
+}
+
+/// Loads every model of `scene` in parallel (see [`load_with`]; `clip`
+/// applies to each model).
+pub fn load_scene(
+    scene: &SceneSpec,
+    fps: f32,
+    precision: Precision,
+    clip: Option<&str>,
+    motion: MotionChoice,
+) -> SceneLoad {
+    use rayon::prelude::*;
+    let results: Vec<_> = scene
+        .entries
+        .par_iter()
+        .map(|e| {
+            (
+                e,
+                super::setup::load_with(&e.choice, fps, precision, clip, motion),
+            )
+        })
+        .collect();
+    let mut load = SceneLoad {
+        loaded: Vec::new(),
+        failed: Vec::new(),
+    };
+    for (entry, result) in results {
+        match result {
+            Ok(l) => load.loaded.push((l, entry.count)),
+            Err(e) => load.failed.push((entry.choice.label(), e)),
+        }
+    }
+    load
 }
 
 /// The same model under two spellings (`./deer.glb` and `deer.glb`).

@@ -266,7 +266,7 @@ impl Running {
         } else {
             // Several models, loaded in parallel; one that fails is named
             // and the others shown.
-            let load = crate::crowd::setup::load_scene(
+            let load = crate::crowd::scene_spec::load_scene(
                 scene,
                 args.fps,
                 args.precision,
