@@ -30,11 +30,6 @@ pub fn run(args: ViewerArgs) -> anyhow::Result<()> {
         if args.headless {
             return screenshot_scene(&args, &scene);
         }
-        if args.clip.as_deref().is_some_and(|c| c != "mixed") {
-            anyhow::bail!(
-                "with several models --clip takes only mixed (each model plays its own default clip otherwise)"
-            );
-        }
         return window::run(
             args,
             scene.clone(),
@@ -149,24 +144,7 @@ fn screenshot_scene(
         .screenshot
         .clone()
         .context("--headless needs --screenshot PATH")?;
-    if args.clip.as_deref().is_some_and(|c| c != "mixed") {
-        anyhow::bail!(
-            "with several models --clip takes only mixed (each model plays its own default clip otherwise)"
-        );
-    }
-    let load = crate::crowd::scene_spec::load_scene(
-        scene,
-        args.fps,
-        args.precision,
-        args.clip.as_deref(),
-        args.motion,
-    );
-    for (name, e) in &load.failed {
-        eprintln!("error: {name}: {e} (the other models are drawn)");
-    }
-    if load.loaded.is_empty() {
-        anyhow::bail!("no model of the scene could be loaded");
-    }
+    let load = load_scene(args, scene)?;
     if args.behaviour.is_on() {
         eprintln!(
             "note: a scene of several models runs its loops (the herd and the flock draw one model per scene for now)"
@@ -216,6 +194,34 @@ fn screenshot_scene(
         );
     }
     Ok(())
+}
+
+/// The models of a scene of several, loaded in parallel as the flags ask;
+/// each that fails is named (the others are drawn), and none loading is an
+/// error.
+fn load_scene(
+    args: &ViewerArgs,
+    scene: &crate::crowd::scene_spec::SceneSpec,
+) -> anyhow::Result<crate::crowd::scene_spec::SceneLoad> {
+    if args.clip.as_deref().is_some_and(|c| c != "mixed") {
+        anyhow::bail!(
+            "with several models --clip takes only mixed (each model plays its own default clip otherwise)"
+        );
+    }
+    let load = crate::crowd::scene_spec::load_scene(
+        scene,
+        args.fps,
+        args.precision,
+        args.clip.as_deref(),
+        args.motion,
+    );
+    for (name, e) in &load.failed {
+        eprintln!("error: {name}: {e} (the other models are drawn)");
+    }
+    if load.loaded.is_empty() {
+        anyhow::bail!("no model of the scene could be loaded");
+    }
+    Ok(load)
 }
 
 /// The rest of a screenshot, once the view is aimed: `--camera`, the

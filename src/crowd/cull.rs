@@ -12,6 +12,13 @@
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3, Vec4};
 
+#[path = "cull_model.rs"]
+mod cull_model;
+pub use cull_model::{CullModel, CullModelGpu};
+#[path = "cull_view.rs"]
+mod cull_view;
+pub use cull_view::{CameraLod, CullView, Receivers};
+
 /// The most mesh LOD levels the GPU handles.
 pub const MAX_LEVELS: usize = 6;
 /// The visible list's regions: one per mesh level, then the impostors'.
@@ -151,128 +158,6 @@ impl CullSettings {
                 0
             })
     }
-}
-
-/// The view culling and LOD are decided for.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CullView {
-    pub view_proj: Mat4,
-    pub eye: Vec3,
-    /// Pixels per model unit at distance 1: `viewport height / 2 /
-    /// tan(fov_y / 2)` (for a light's orthographic view, texels per unit
-    /// with `orthographic`).
-    pub pixel_scale: f32,
-    /// Errors project without dividing by distance.
-    pub orthographic: bool,
-    /// For a light's view: where shadows are seen, so that only casters
-    /// whose shadow can land there are kept.
-    pub receivers: Option<Receivers>,
-    /// Skip instances whose bounding sphere's diameter projects under this
-    /// many pixels (a light's view: texels); 0 keeps every size.
-    pub min_size_px: f32,
-    /// Impostors may be chosen in this view (the camera's; a light's view
-    /// draws its far casters with the coarse mesh levels instead).
-    pub impostors: bool,
-    /// A light's view: the camera its shadows are seen through (see
-    /// [`CameraLod`]).
-    pub camera: Option<CameraLod>,
-}
-
-/// The camera a light view's casters are seen through. A shadow lies next
-/// to its caster and is seen at about the caster's own distance, so it
-/// shows no more detail than the camera would draw the caster with: a
-/// caster's level is the coarser of its error in shadow-map texels and in
-/// the camera's pixels, and a caster the camera would draw as an impostor
-/// casts as an impostor (the atlas seen from the sun), or with a coarse
-/// level when there is no atlas.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CameraLod {
-    pub eye: Vec3,
-    /// Pixels per world unit at distance 1 (perspective).
-    pub pixel_scale: f32,
-}
-
-/// The volume shadows can be seen in (the camera's frustum) and the
-/// direction shadows travel (away from the sun). A caster is needed only
-/// if its bounding sphere, grown by `margin` and swept along that
-/// direction, reaches the volume.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Receivers {
-    pub view_proj: Mat4,
-    pub sweep: Vec3,
-    /// World units a receiver's shadow lookup reaches beyond its own ray
-    /// towards the sun (filter taps and offsets).
-    pub margin: f32,
-    /// No receiver lies below this height (the ground): a shadow travels
-    /// no further than where its caster's sphere has gone under it.
-    pub ground: Option<f32>,
-}
-
-/// One model's part of the cull pass's parameters: its sphere and levels
-/// as this view may use them, and its regions of the visible list.
-/// Mirrors `CullModel` in shaders/cull.wgsl.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
-pub struct CullModelGpu {
-    /// Model-space bounding sphere of every baked frame: xyz centre, w radius.
-    pub sphere: [f32; 4],
-    /// Each mesh level's animated error in model units (level `l` at
-    /// `[l / 4][l % 4]`).
-    pub level_error: [[f32; 4]; 2],
-    /// Mesh levels this view uses.
-    pub levels: u32,
-    /// Worst nearest-frame error over the clips, model units.
-    pub nearest_error: f32,
-    /// With [`FLAG_CAMERA_LOD`]: the finest level a caster the camera
-    /// would draw as an impostor may cast with (the first coarse level).
-    pub far_level: u32,
-    /// The model's impostors in an entry's region bits: after every mesh
-    /// level of its chain (`levels` may use fewer of them).
-    pub impostor_bits: u32,
-    /// Its level 0's region in the visible list (its levels follow).
-    pub first_region: u32,
-    /// Its impostors' region in the visible list.
-    pub impostor_region: u32,
-    /// 1 = none of its instances is drawn (a debug switch: the tests
-    /// compare a scene with each model alone).
-    pub hidden: u32,
-    pub _pad: [u32; 1],
-}
-const _: () = assert!(std::mem::size_of::<CullModelGpu>() == 80);
-
-impl CullModelGpu {
-    /// Mesh level `l`'s animated error.
-    pub fn level_error(&self, l: u32) -> f32 {
-        self.level_error[(l / 4) as usize % 2][(l % 4) as usize]
-    }
-
-    /// The visible list's region an entry with these `bits` (from
-    /// [`CullUniform::cull`]) goes to (`region_of` in cull.wgsl).
-    pub fn region_of(&self, bits: u32) -> u32 {
-        let local = bits >> INDEX_BITS & LEVEL_MASK;
-        if local == self.impostor_bits {
-            self.impostor_region
-        } else {
-            self.first_region + local
-        }
-    }
-}
-
-/// One model's sphere and levels, as the cull pass is given them.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CullModel<'a> {
-    pub sphere: (Vec3, f32),
-    /// The animated error of each mesh level the view may use.
-    pub level_error: &'a [f32],
-    pub nearest_error: f32,
-    /// The chain's first coarse level (its length when it has none).
-    pub far_level: u32,
-    /// The chain's length (the impostors' region bits).
-    pub chain_levels: u32,
-    pub first_region: u32,
-    pub impostor_region: u32,
-    /// None of its instances is drawn.
-    pub hidden: bool,
 }
 
 /// Mirrors `CullParams` in shaders/cull.wgsl.

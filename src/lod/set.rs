@@ -5,7 +5,7 @@
 //! their total) and its chain's indices follow theirs, unchanged: each
 //! level's indices stay model-local and the draw adds the base vertex. The
 //! cull pass's regions are every model's levels, model by model, then one
-//! impostor region per model (drawn by the impostors' own pipeline).
+//! impostor region per model (`render::cull::RegionLayout` lays them out).
 
 use super::LodChain;
 
@@ -97,16 +97,6 @@ impl GeometrySet {
         Ok(set)
     }
 
-    /// The region of model `model`'s impostors: after every mesh region.
-    pub fn impostor_region(&self, model: usize) -> usize {
-        self.regions.len() + model
-    }
-
-    /// Mesh regions and impostor regions together.
-    pub fn region_count(&self) -> usize {
-        self.regions.len() + self.meshes.len()
-    }
-
     /// The vertices region `r` draws, as the GPU reads them: each index of
     /// its range plus its base vertex.
     pub fn region_vertices(&self, r: usize) -> impl Iterator<Item = u32> + '_ {
@@ -143,8 +133,6 @@ mod tests {
         let set = GeometrySet::plan(&[(4, &a), (5, &b)]).unwrap();
         assert_eq!(set.vertex_count, 9);
         assert_eq!(set.regions.len(), 5);
-        assert_eq!(set.region_count(), 7);
-        assert_eq!(set.impostor_region(1), 6);
         for (r, region) in set.regions.iter().enumerate() {
             let (mesh, own) = match region.model {
                 0 => (&set.meshes[0], &a),

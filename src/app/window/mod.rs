@@ -264,28 +264,16 @@ impl Running {
             )?;
             (prepared, Vec::new(), None)
         } else {
-            // Several models, loaded in parallel; one that fails is named
-            // and the others shown.
-            let load = crate::crowd::scene_spec::load_scene(
-                scene,
-                args.fps,
-                args.precision,
-                args.clip.as_deref(),
-                args.motion,
-            );
+            // Several models; one that fails is named in the panel too.
+            let load = super::load_scene(args, scene)?;
             let failed: Vec<String> = load
                 .failed
                 .iter()
                 .map(|(name, e)| format!("{name}: {e}"))
                 .collect();
-            for f in &failed {
-                eprintln!("error: {f} (the other models are shown)");
-            }
-            let mut loaded = load.loaded.into_iter();
-            let (first, _) = loaded
-                .next()
-                .ok_or_else(|| anyhow::anyhow!("no model of the scene could be loaded"))?;
             let message = (!failed.is_empty()).then(|| failed.join("\n"));
+            let mut loaded = load.loaded.into_iter();
+            let (first, _) = loaded.next().expect("load_scene loaded one");
             (first, loaded.collect(), message)
         };
         let (w, h) = args.size;
