@@ -130,6 +130,52 @@ impl BoneTexture {
         })
     }
 
+    /// Several models' textures in one: each one's rows after the
+    /// previous one's (its clips' `first_row` moved with them), the width
+    /// the widest one's (narrower rows padded with zeros, never read).
+    pub fn stack(mut parts: Vec<BoneTexture>, max_height: u32) -> Result<Self, BoneError> {
+        if parts.len() == 1 {
+            return Ok(parts.remove(0));
+        }
+        let width = parts
+            .iter()
+            .map(|p| p.width)
+            .max()
+            .unwrap_or(TEXELS_PER_JOINT);
+        let rows: u32 = parts.iter().map(|p| p.height).sum();
+        if rows > max_height {
+            return Err(BoneError::TooManyFrames {
+                model: "the scene".into(),
+                rows,
+                max: max_height,
+            });
+        }
+        let mut texels = Vec::with_capacity((width * rows.max(1)) as usize);
+        let mut clips = Vec::new();
+        let mut first = 0u32;
+        for p in &parts {
+            for row in p.texels.chunks(p.width as usize) {
+                texels.extend_from_slice(row);
+                texels.resize(texels.len() + (width - p.width) as usize, [0.0; 4]);
+            }
+            clips.extend(p.clips.iter().map(|c| VatClip {
+                first_row: c.first_row + first,
+                ..c.clone()
+            }));
+            first += p.height;
+        }
+        if texels.is_empty() {
+            texels.resize(width as usize, [0.0; 4]);
+        }
+        Ok(Self {
+            joints: width / TEXELS_PER_JOINT,
+            width,
+            height: rows.max(1),
+            clips,
+            texels,
+        })
+    }
+
     /// Bytes of the texture.
     pub fn bytes(&self) -> &[u8] {
         bytemuck::cast_slice(&self.texels)
@@ -161,5 +207,54 @@ mod tests {
         for (r, e) in rows.iter().zip(expected.to_array()) {
             assert!((Vec4::from_array(*r).dot(p) - e).abs() < 1e-5);
         }
+    }
+
+    /// A texture of `joints` joints and `frames` frames of one clip, each
+    /// texel holding (part, frame, texel, 1).
+    fn fake(part: f32, joints: u32, frames: u32) -> BoneTexture {
+        let width = joints * TEXELS_PER_JOINT;
+        BoneTexture {
+            joints,
+            width,
+            height: frames,
+            clips: vec![VatClip {
+                name: format!("clip {part}"),
+                source: Some(0),
+                layer: 0,
+                first_row: 0,
+                frame_count: frames,
+                fps: 1.0,
+                duration: frames as f32,
+                looping: false,
+            }],
+            texels: (0..frames)
+                .flat_map(|f| (0..width).map(move |x| [part, f as f32, x as f32, 1.0]))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_stack_keeps_every_parts_joints_where_its_clips_say() {
+        let parts = vec![fake(0.0, 2, 3), fake(1.0, 5, 2), fake(2.0, 1, 4)];
+        let stacked = BoneTexture::stack(parts.clone(), 64).unwrap();
+        assert_eq!((stacked.width, stacked.height), (15, 9));
+        assert_eq!(
+            stacked
+                .clips
+                .iter()
+                .map(|c| c.first_row)
+                .collect::<Vec<_>>(),
+            [0, 3, 5]
+        );
+        for (c, part) in parts.iter().enumerate() {
+            for k in 0..part.height {
+                for j in 0..part.joints {
+                    assert_eq!(stacked.joint(c, k, j), part.joint(0, k, j));
+                }
+            }
+        }
+        // Past its height the stack is refused, naming the rows.
+        let err = BoneTexture::stack(parts, 8).unwrap_err().to_string();
+        assert!(err.contains("9 rows"), "{err}");
     }
 }

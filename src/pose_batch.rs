@@ -46,15 +46,33 @@ impl PoseBatch {
         clip_time: impl Fn(usize) -> Option<ClipTime> + Sync,
         out: &mut [JointRows],
     ) {
+        self.palettes_strided(model, count, model.palette.len(), clip_time, out);
+    }
+
+    /// As [`Self::palettes`], palette `i` at joint `i × stride` (at least
+    /// the model's joints; the rest of each palette left as it was): a
+    /// scene's models share one buffer laid out for the largest.
+    pub fn palettes_strided(
+        &mut self,
+        model: &Model,
+        count: usize,
+        stride: usize,
+        clip_time: impl Fn(usize) -> Option<ClipTime> + Sync,
+        out: &mut [JointRows],
+    ) {
         let joints = model.palette.len();
-        assert!(out.len() >= count * joints, "palette output too small");
+        assert!(stride >= joints, "palette stride below the joint count");
+        if joints == 0 || count == 0 {
+            return;
+        }
+        assert!(out.len() >= count * stride, "palette output too small");
         let per = self.per_worker(count);
-        out[..count * joints]
-            .par_chunks_mut(per * joints)
+        out[..count * stride]
+            .par_chunks_mut(per * stride)
             .zip(self.workers.par_iter_mut())
             .enumerate()
             .for_each(|(w, (out, pose))| {
-                for (i, palette) in out.chunks_mut(joints).enumerate() {
+                for (i, palette) in out.chunks_mut(stride).enumerate() {
                     // `None`: nobody will look at this palette this frame.
                     let Some((clip, t)) = clip_time(w * per + i) else {
                         continue;
