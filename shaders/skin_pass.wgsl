@@ -48,10 +48,12 @@ const STATE_CAPACITY: u32 = 34u;
 const STATE_BLEND: u32 = 35u;
 const STATE_HEADER: u32 = 64u;
 // `skin_levels`: [0] the levels, [1] where the per-vertex level bits start,
-// from LEVELS_SPANS each level's (first, length) of its vertex list, then
-// the lists (each level's vertices, once, ascending) and the bits.
+// from LEVELS_SPANS each level's (first, length) of its vertex list and its
+// model's first vertex, then the lists (each level's vertices, once,
+// ascending, numbered in the shared stream) and the bits. A scene's levels
+// are its regions: each model's levels, model after model.
 const LEVELS_SPANS: u32 = 4u;
-const LEVELS_HEADER: u32 = 68u;
+const LEVELS_HEADER: u32 = 100u;
 // The most workgroups in one dispatch dimension every adapter allows.
 const MAX_GROUPS: u32 = 65535u;
 
@@ -86,11 +88,13 @@ fn oct_decode(w: u32) -> vec3<f32> {
     return normalize(n);
 }
 
-// Vertex `v` of instance `instance` as this frame's skin pass left it.
-fn compute_skinned_vertex(v: u32, instance: u32) -> VatSample {
+// Vertex `v` of instance `instance`, whose model's vertices start at
+// `base`, as this frame's skin pass left it. A slot holds the largest
+// model's vertex count (`skin_info.vertices`), each model's from 0.
+fn compute_skinned_vertex(v: u32, instance: u32, base: u32) -> VatSample {
     let capacity = skin_state_read[STATE_CAPACITY];
     let slot = skin_state_read[STATE_HEADER + capacity + instance];
-    let s = skinned[slot * skin_info.vertices + v];
+    let s = skinned[slot * skin_info.vertices + v - base];
     var out: VatSample;
     out.position = s.position;
     out.normal = oct_decode(s.normal);
@@ -173,7 +177,7 @@ fn cs_skin_args(@builtin(local_invocation_index) level: u32) {
     let n = atomicLoad(&skin_state[level]);
     var len = 0u;
     if level < skin_levels[0] {
-        len = skin_levels[LEVELS_SPANS + 2u * level + 1u];
+        len = skin_levels[LEVELS_SPANS + 3u * level + 1u];
     }
     var g = vec3<u32>(0u);
     if n > 0u && len > 0u {
@@ -207,16 +211,17 @@ fn cs_skin(
     if blend {
         weight = bitcast<f32>(atomicLoad(&skin_state[STATE_HEADER + 2u * capacity + instance]));
     }
-    let first = skin_levels[LEVELS_SPANS + 2u * level];
-    let len = skin_levels[LEVELS_SPANS + 2u * level + 1u];
+    let first = skin_levels[LEVELS_SPANS + 3u * level];
+    let len = skin_levels[LEVELS_SPANS + 3u * level + 1u];
     let bits = skin_levels[1];
     let base = slot * skin_info.vertices;
+    let first_vertex = skin_levels[LEVELS_SPANS + 3u * level + 2u];
     for (var k = wg.x * 64u + local; k < len; k += 64u * groups.x) {
         let v = skin_levels[first + k];
         if (skin_levels[bits + v] & finer) != 0u {
             continue;
         }
         let s = palette_vertex(v, instance, blend, weight, skin_info.joints);
-        skinned_out[base + v] = SkinnedVertex(s.position, oct_encode(s.normal));
+        skinned_out[base + v - first_vertex] = SkinnedVertex(s.position, oct_encode(s.normal));
     }
 }

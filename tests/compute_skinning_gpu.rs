@@ -68,7 +68,7 @@ struct Query { vertex: u32, instance: u32, pad0: u32, pad1: u32 };
 fn test_main(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = id.x;
     if i >= arrayLength(&queries) { return; }
-    let s = compute_skinned_vertex(queries[i].vertex, queries[i].instance);
+    let s = compute_skinned_vertex(queries[i].vertex, queries[i].instance, 0u);
     results[2u * i] = vec4<f32>(s.position, 1.0);
     results[2u * i + 1u] = vec4<f32>(s.normal, 0.0);
 }

@@ -76,7 +76,7 @@ fn skin_pass_numbers_match() {
         }
     }
     // The level spans fit between the spans' start and the lists.
-    assert!(cs::LEVELS_SPANS as usize + 2 * cs::MAX_SKIN_LEVELS <= cs::LEVELS_HEADER as usize);
+    assert!(cs::LEVELS_SPANS as usize + 3 * cs::MAX_SKIN_LEVELS <= cs::LEVELS_HEADER as usize);
     // A level count of its own per level, then the slots, below the header.
     assert!(cs::MAX_SKIN_LEVELS as u32 <= cs::STATE_SLOTS && cs::STATE_BLEND < cs::STATE_HEADER);
 }

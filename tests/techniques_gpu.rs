@@ -107,7 +107,7 @@ fn vertex_function(kind: TechniqueKind) -> (String, &'static str) {
         TechniqueKind::Cpu => "cpu_vertex(q.vertex, q.instance)",
         TechniqueKind::Static => "static_vertex(q.vertex)",
         TechniqueKind::ComputeSkinning | TechniqueKind::ComputeBoneTexture => {
-            "compute_skinned_vertex(q.vertex, q.instance)"
+            "compute_skinned_vertex(q.vertex, q.instance, 0u)"
         }
     };
     let module = kind

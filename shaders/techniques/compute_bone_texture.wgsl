@@ -10,7 +10,7 @@
 @group(1) @binding(11) var<storage, read_write> palettes_out: array<vec4<f32>>;
 
 fn pose(vertex: u32, instance: u32, a: AnimState) -> VatSample {
-    return compute_skinned_vertex(vertex, instance);
+    return compute_skinned_vertex(vertex, instance, vat_clips[a.clip].vertex_base);
 }
 
 fn write_joint(palette_joint: u32, m: mat3x4<f32>) {

@@ -5,7 +5,7 @@
 // requires: skin_pass
 
 fn pose(vertex: u32, instance: u32, a: AnimState) -> VatSample {
-    return compute_skinned_vertex(vertex, instance);
+    return compute_skinned_vertex(vertex, instance, vat_clips[a.clip].vertex_base);
 }
 
 // The previous frame's pose from the previous frame's palettes (kept for

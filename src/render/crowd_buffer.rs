@@ -111,6 +111,11 @@ impl CrowdBuffer {
         self.last_models.extend_from_slice(table);
     }
 
+    /// The model table last written (empty before the first frame).
+    pub fn models_written(&self) -> &[CrowdModelGpu] {
+        &self.last_models
+    }
+
     pub fn capacity(&self) -> u32 {
         self.capacity
     }

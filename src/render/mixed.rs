@@ -5,14 +5,17 @@
 //! models (`crowd_models`), one cull pass over every instance with a
 //! region per (model, level), and one multi-draw per pass.
 //!
-//! What a scene of several models does not do yet, and says so: the
-//! behaviour (herd, flock) and the impostors draw one model per scene, so
-//! a scene's crowd runs its loops (each ground model round its own track,
-//! side by side; flyers circling over them) and its far field uses the
-//! coarse mesh levels; of the techniques, VAT draws it.
+//! Every GPU technique draws a scene (the bone-matrix ones over every
+//! model's data in the shared stream's order: `techniques::members`); the
+//! CPU technique keeps one model per scene. What a scene of several
+//! models does not do yet, and says so: the behaviour (herd, flock) and
+//! the impostors draw one model per scene, so a scene's crowd runs its
+//! loops (each ground model round its own track, side by side; flyers
+//! circling over them) and its far field uses the coarse mesh levels.
 
 use super::cull::{CullSource, Culler};
 use super::model_gpu::ModelGpu;
+use super::techniques::members::Member;
 use super::{Behaviour, CrowdBuffer, RenderError, Renderer, RendererConfig, TechniqueKind};
 use crate::crowd::scene::{CrowdModelGpu, MAX_SCENE_MODELS};
 use crate::crowd::setup::Loaded;
@@ -45,9 +48,10 @@ pub struct SceneState {
     pub vat: VatSet,
 }
 
-/// Why a scene is drawn with VAT only (the panel and the errors say it).
+/// The techniques that draw one model per scene (the panel and the
+/// errors say it).
 pub const SCENE_TECHNIQUES: &str =
-    "a scene of several models is drawn with VAT (the other techniques draw one model per scene)";
+    "draws one model per scene: a scene of several models is drawn by the GPU techniques";
 
 /// Why a scene has no impostors.
 pub const SCENE_IMPOSTORS: &str =
@@ -267,6 +271,18 @@ impl Renderer {
             ground_y: 0.0,
             clip_count: clip_table.len() as u32,
         };
+        r.members = models
+            .iter()
+            .zip(&geometry.meshes)
+            .zip(&set.models)
+            .map(|((m, mesh), placed)| Member {
+                model: Arc::new(m.loaded.model.clone()),
+                clips: m.loaded.vat.clips.clone(),
+                base_vertex: mesh.base_vertex,
+                first_clip: placed.first_clip,
+                lod: m.loaded.lod.clone(),
+            })
+            .collect();
         r.vat = Arc::new(combined);
         r.clip_table = clip_table;
         r.behaviour = Behaviour::new(

@@ -72,6 +72,9 @@ pub struct Renderer {
     technique: Box<dyn Technique>,
     costs: TechniqueCosts,
     model_cpu: Arc<Model>,
+    /// Every model drawn (`model_cpu` alone, or a scene's), as the
+    /// techniques are built over them.
+    members: Vec<techniques::members::Member>,
     vat: Arc<Vat>,
     /// The model's outline for framing (`framing::silhouette`), made from
     /// the VAT the first time a view needs it.
@@ -177,6 +180,9 @@ impl Renderer {
         let model_cpu = Arc::new(model.clone());
         let vat = Arc::new(vat.clone());
         let clip_table = clip_table(&vat, &config.ground_speeds);
+        let members = vec![techniques::members::Member::single(
+            &model_cpu, &vat.clips, &lod,
+        )];
         let culler = Culler::new(
             device,
             &frame_layout,
@@ -189,6 +195,7 @@ impl Renderer {
             queue: &gpu.queue,
             caps: &caps,
             model: &model_cpu,
+            members: &members,
             vat: &vat,
             clip_table: &clip_table,
             model_gpu: &model_gpu,
@@ -237,6 +244,7 @@ impl Renderer {
             technique,
             costs: TechniqueCosts::default(),
             model_cpu,
+            members,
             vat,
             outline: std::sync::OnceLock::new(),
             follow_offset: None,
@@ -282,12 +290,6 @@ impl Renderer {
     pub fn set_technique(&mut self, kind: TechniqueKind) -> Result<(), RenderError> {
         if self.technique.kind() == kind {
             return Ok(());
-        }
-        if self.mixed.is_some() && kind != TechniqueKind::Vat {
-            return Err(RenderError::Scene(format!(
-                "{kind}: {}",
-                mixed::SCENE_TECHNIQUES
-            )));
         }
         let ctx = self.build_context();
         // A placeholder-free swap: build the new one, then drop the old.
@@ -465,6 +467,7 @@ impl Renderer {
             queue: &self.gpu.queue,
             caps: &self.gpu.caps,
             model: &self.model_cpu,
+            members: &self.members,
             vat: &self.vat,
             clip_table: &self.clip_table,
             model_gpu: &self.model,

@@ -47,6 +47,7 @@ macro_rules! frame_context {
             model: &$r.model,
             frame: $uniform,
             behaviour: &$r.behaviour,
+            models: $r.crowd.models_written(),
         }
     };
 }

@@ -2,6 +2,7 @@
 //! weights) in a storage buffer, for the bone-matrix techniques.
 
 use super::gpu_data::{SkinInfo, SkinVertex};
+use super::techniques::members::{self, Member};
 use crate::Model;
 use wgpu::util::DeviceExt;
 
@@ -34,8 +35,10 @@ pub struct SkinData {
 }
 
 impl SkinData {
-    pub fn new(device: &wgpu::Device, model: &Model, label: &'static str) -> Self {
-        let data = skin_vertices(model);
+    /// The skin data of every model in `members`, in the shared vertex
+    /// stream's order, with the palette stride of the largest.
+    pub fn new(device: &wgpu::Device, members: &[Member], label: &'static str) -> Self {
+        let data = members::skin_vertices(members);
         let data = if data.is_empty() {
             vec![SkinVertex::default()]
         } else {
@@ -46,7 +49,7 @@ impl SkinData {
             contents: bytemuck::cast_slice(&data),
             usage: wgpu::BufferUsages::STORAGE,
         });
-        let info = info_buffer(device, model);
+        let info = info_buffer(device, members);
         Self {
             bytes: vertices.size() + info.size(),
             vertices,
@@ -55,11 +58,12 @@ impl SkinData {
     }
 }
 
-/// The `SkinInfo` uniform (joint and vertex counts) of a model.
-pub fn info_buffer(device: &wgpu::Device, model: &Model) -> wgpu::Buffer {
+/// The `SkinInfo` uniform of `members`: joints per palette and vertices
+/// per instance slot (the largest model's of each).
+pub fn info_buffer(device: &wgpu::Device, members: &[Member]) -> wgpu::Buffer {
     let info = SkinInfo {
-        joints: model.palette.len().max(1) as u32,
-        vertices: model.vertex_count() as u32,
+        joints: members::palette_stride(members) as u32,
+        vertices: members::slot_vertices(members) as u32,
         previous: 0,
         _pad: 0,
     };

@@ -4,7 +4,6 @@
 //! blends them. No per-frame CPU work; memory scales with joints × frames,
 //! not vertices.
 
-use crate::render::gpu_data::VatClipGpu;
 use crate::render::model_gpu::ModelGpu;
 use crate::render::skin_data::SkinData;
 use super::{CrowdDraw, CrowdPass, CrowdPipelines};
@@ -12,8 +11,37 @@ use super::skinning::skin_layout;
 use crate::render::RenderError;
 use super::{BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd};
 use crate::render::pipeline::{bind_group, texture_entry};
-use crate::bones::{BoneError, BoneTexture};
+use super::members::{bake_bones, bone_clip_table};
+use crate::bones::BoneError;
 use wgpu::util::DeviceExt;
+
+/// The bone texture on the GPU (RGBA32F, one mip).
+pub fn upload_bones(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    bones: &crate::bones::BoneTexture,
+    label: &'static str,
+) -> wgpu::Texture {
+    device.create_texture_with_data(
+        queue,
+        &wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d {
+                width: bones.width,
+                height: bones.height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba32Float,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        },
+        wgpu::util::TextureDataOrder::LayerMajor,
+        bones.bytes(),
+    )
+}
 
 pub struct BoneTextureTechnique {
     /// Kept so the texture lives as long as the technique (the bind group
@@ -32,41 +60,12 @@ impl BoneTextureTechnique {
     fn new(ctx: &BuildContext<'_>) -> Result<Self, BoneError> {
         let device = ctx.device;
         let max = ctx.caps.max_texture_dimension_2d;
-        let bones = BoneTexture::bake(ctx.model, &ctx.vat.clips, max, max)?;
-        let texture = device.create_texture_with_data(
-            ctx.queue,
-            &wgpu::TextureDescriptor {
-                label: Some("bone texture"),
-                size: wgpu::Extent3d {
-                    width: bones.width,
-                    height: bones.height,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: wgpu::TextureFormat::Rgba32Float,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-                view_formats: &[],
-            },
-            wgpu::util::TextureDataOrder::LayerMajor,
-            bones.bytes(),
-        );
+        let bones = bake_bones(ctx.members, max)?;
+        let texture = upload_bones(device, ctx.queue, &bones, "bone texture");
         // The VAT's table with each clip's first row in the bone texture.
-        let table: Vec<VatClipGpu> = ctx
-            .clip_table
-            .iter()
-            .zip(&bones.clips)
-            .map(|(c, b)| VatClipGpu {
-                layer: 0,
-                first_row: b.first_row,
-                rows_per_frame: 1,
-                width: bones.width,
-                ..*c
-            })
-            .collect();
+        let table = bone_clip_table(ctx.clip_table, &bones);
         let clip_table = clip_buffer(device, "bone texture clip table", &table);
-        let skin = SkinData::new(device, ctx.model, "bone texture skin data");
+        let skin = SkinData::new(device, ctx.members, "bone texture skin data");
         let layout = skin_layout(device, "bone texture layout", texture_entry(10), false);
         let view = texture.create_view(&wgpu::TextureViewDescriptor {
             label: Some("bone texture view"),

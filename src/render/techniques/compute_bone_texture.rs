@@ -10,13 +10,12 @@
 use super::compute_skinning::{ComputeSkinning, PaletteSource};
 use super::palettes::PaletteSampler;
 use super::{BuildContext, FrameContext, TechniqueKind, clip_buffer};
-use crate::bones::BoneTexture;
+use super::bone_texture::upload_bones;
+use super::members::{bake_bones, bone_clip_table};
 use crate::gpu::compute_storage;
 use crate::render::RenderError;
-use crate::render::gpu_data::VatClipGpu;
 use crate::render::pipeline::{bind_group, texture_entry, uniform_entry};
 use crate::render::skin_data::info_buffer;
-use wgpu::util::DeviceExt;
 
 /// Compute skinning from the bone texture.
 pub type ComputeBoneTextureTechnique = ComputeSkinning<BonePalettes>;
@@ -41,42 +40,13 @@ impl PaletteSource for BonePalettes {
     fn new(ctx: &BuildContext<'_>, crowd_layout: &wgpu::BindGroupLayout) -> Result<Self, RenderError> {
         let device = ctx.device;
         let max = ctx.caps.max_texture_dimension_2d;
-        let bones = BoneTexture::bake(ctx.model, &ctx.vat.clips, max, max)?;
-        let texture = device.create_texture_with_data(
-            ctx.queue,
-            &wgpu::TextureDescriptor {
-                label: Some("compute bone texture"),
-                size: wgpu::Extent3d {
-                    width: bones.width,
-                    height: bones.height,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: wgpu::TextureFormat::Rgba32Float,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-                view_formats: &[],
-            },
-            wgpu::util::TextureDataOrder::LayerMajor,
-            bones.bytes(),
-        );
+        let bones = bake_bones(ctx.members, max)?;
+        let texture = upload_bones(device, ctx.queue, &bones, "compute bone texture");
         let view = texture.create_view(&wgpu::TextureViewDescriptor {
             label: Some("compute bone texture view"),
             ..Default::default()
         });
-        let table: Vec<VatClipGpu> = ctx
-            .clip_table
-            .iter()
-            .zip(&bones.clips)
-            .map(|(c, b)| VatClipGpu {
-                layer: 0,
-                first_row: b.first_row,
-                rows_per_frame: 1,
-                width: bones.width,
-                ..*c
-            })
-            .collect();
+        let table = bone_clip_table(ctx.clip_table, &bones);
         let compute = |entry: wgpu::BindGroupLayoutEntry| wgpu::BindGroupLayoutEntry {
             visibility: wgpu::ShaderStages::COMPUTE,
             ..entry
@@ -104,7 +74,7 @@ impl PaletteSource for BonePalettes {
             _texture: texture,
             view,
             clips: clip_buffer(device, "compute bone clip table", &table),
-            info: info_buffer(device, ctx.model),
+            info: info_buffer(device, ctx.members),
             layout,
             pipeline,
             group: None,

@@ -43,9 +43,10 @@ pub const STATE_COUNT: u32 = 33;
 pub const STATE_CAPACITY: u32 = 34;
 pub const STATE_BLEND: u32 = 35;
 pub const STATE_HEADER: u32 = 64;
-/// Where the level spans and the vertex lists start in the level data.
+/// Where the level spans (first, length, base vertex) and the vertex
+/// lists start in the level data.
 pub const LEVELS_SPANS: u32 = 4;
-pub const LEVELS_HEADER: u32 = 68;
+pub const LEVELS_HEADER: u32 = 100;
 /// Bytes of one skinned vertex.
 pub const SKINNED_VERTEX_BYTES: u64 = std::mem::size_of::<SkinnedVertex>() as u64;
 const HEADER_BYTES: u64 = STATE_HEADER as u64 * 4;
@@ -175,7 +176,14 @@ impl<P: PaletteSource> ComputeSkinning<P> {
             ctx.crowd_pipeline(P::KIND.name(), P::KIND.crowd_module(), &layout.draw);
         let source = P::new(ctx, crowd.layout())?;
         let pass = SkinPass::new(ctx, P::KIND, layout, crowd.layout());
-        let vertices = ctx.model.vertex_count();
+        let vertices = super::members::slot_vertices(ctx.members);
+        let regions: usize = ctx.members.iter().map(|m| m.lod.levels.len()).sum();
+        if regions > MAX_SKIN_LEVELS {
+            return Err(RenderError::Scene(format!(
+                "{}: the scene's models have {regions} mesh levels together, more than the {MAX_SKIN_LEVELS} the skin pass tells apart",
+                P::KIND.label()
+            )));
+        }
         let limit = ctx
             .caps
             .max_storage_buffer_binding_size
@@ -185,7 +193,7 @@ impl<P: PaletteSource> ComputeSkinning<P> {
         Ok(Self {
             source,
             palettes,
-            skin: SkinData::new(device, ctx.model, "compute skinning skin data"),
+            skin: SkinData::new(device, ctx.members, "compute skinning skin data"),
             clip_table: clip_buffer(device, "compute skinning clip table", ctx.clip_table),
             pass,
             output: None,

@@ -77,7 +77,7 @@ impl CpuSkinningTechnique {
             normals_gpu: None,
             current: 0,
             holds: [0; 2],
-            info: crate::render::skin_data::info_buffer(device, ctx.model),
+            info: crate::render::skin_data::info_buffer(device, ctx.members),
             clip_table: clip_buffer(device, "cpu skinning clip table", ctx.clip_table),
             layout,
             groups: [None, None],
@@ -91,6 +91,13 @@ impl CpuSkinningTechnique {
 
 impl Technique for CpuSkinningTechnique {
     fn build(ctx: &BuildContext<'_>) -> Result<Self, RenderError> {
+        if ctx.members.len() > 1 {
+            return Err(RenderError::Scene(format!(
+                "{}: {}",
+                TechniqueKind::Cpu.label(),
+                crate::render::mixed::SCENE_TECHNIQUES
+            )));
+        }
         Ok(Self::new(ctx))
     }
 

@@ -8,6 +8,7 @@
 //! technique is those two files and one line in the [`techniques!`] list
 //! below.
 
+pub mod members;
 mod palettes;
 mod shared;
 
@@ -198,6 +199,9 @@ pub struct FrameContext<'a> {
     pub frame: &'a FrameUniform,
     /// The herd or flock (bound in group 2; the CPU techniques mirror it).
     pub behaviour: &'a Behaviour,
+    /// The scene's model table as written this frame (`crowd_models`):
+    /// each model's instances and clips, one entry per [`members::Member`].
+    pub models: &'a [crate::crowd::scene::CrowdModelGpu],
 }
 
 /// Everything a technique needs to be built (at startup or on a switch).
@@ -205,8 +209,11 @@ pub struct BuildContext<'a> {
     pub device: &'a wgpu::Device,
     pub queue: &'a wgpu::Queue,
     pub caps: &'a crate::gpu::Capabilities,
-    /// The CPU model, for the techniques that animate on the CPU.
+    /// The CPU model, for the techniques that animate on the CPU (a
+    /// scene's first).
     pub model: &'a Arc<Model>,
+    /// Every model drawn: `model` alone, or each model of a scene.
+    pub members: &'a [members::Member],
     /// The baked VAT (the VAT technique's textures; every technique's
     /// clip timing).
     pub vat: &'a Vat,

@@ -14,6 +14,7 @@
 //! still there for the velocity target's previous pose
 //! (`previous_palette_vertex`), with no extra upload.
 
+use super::members::{Member, palette_stride};
 use super::{BuildContext, FrameContext, grow_buffer};
 use crate::Model;
 use crate::bones::JointRows;
@@ -25,11 +26,20 @@ use crate::vat::VatClip;
 use rayon::prelude::*;
 use std::sync::Arc;
 
-pub struct PaletteSampler {
+/// One model's share of the sampling.
+struct MemberSampler {
     model: Arc<Model>,
     clips: Vec<VatClip>,
     batch: PoseBatch,
     mirror: CrowdMirror,
+}
+
+pub struct PaletteSampler {
+    /// Each model drawn (one, or a scene's), with its own pose workers and
+    /// its instances' CPU mirror.
+    members: Vec<MemberSampler>,
+    /// Joints per palette in the buffer: the largest model's.
+    stride: usize,
     /// Every drawn instance's palette, kept between frames (no allocation
     /// per frame once it has grown).
     palettes: Vec<JointRows>,
@@ -49,10 +59,17 @@ impl PaletteSampler {
     /// A sampler whose buffer is labelled `label`.
     pub fn new(ctx: &BuildContext<'_>, label: &'static str) -> Self {
         Self {
-            model: ctx.model.clone(),
-            clips: ctx.vat.clips.clone(),
-            batch: PoseBatch::new(ctx.model),
-            mirror: CrowdMirror::default(),
+            members: ctx
+                .members
+                .iter()
+                .map(|m: &Member| MemberSampler {
+                    model: m.model.clone(),
+                    clips: m.clips.clone(),
+                    batch: PoseBatch::new(&m.model),
+                    mirror: CrowdMirror::default(),
+                })
+                .collect(),
+            stride: palette_stride(ctx.members),
             palettes: Vec::new(),
             anims: Vec::new(),
             buffers: [None, None],
@@ -63,9 +80,10 @@ impl PaletteSampler {
         }
     }
 
-    /// Joints per palette (1 for a model with none: its identity).
+    /// Joints per palette (the largest model's; 1 for models with none:
+    /// their identity).
     pub fn joints(&self) -> usize {
-        self.model.palette.len().max(1)
+        self.stride
     }
 
     /// The most palettes one storage binding holds.
@@ -154,35 +172,53 @@ impl PaletteSampler {
             let grown = needed.max(self.palettes.len() * 2);
             self.palettes.resize(grown, [[0.0; 4]; 3]);
         }
-        let instances = self.mirror.get(ctx.crowd.seed(), count);
-        let (model, clips, frame) = (&*self.model, &self.clips[..], ctx.frame);
-        if model.palette.is_empty() {
-            // A model with no palette: identity for its one pseudo joint.
-            for p in &mut self.palettes[..needed] {
-                *p = [
-                    [1.0, 0.0, 0.0, 0.0],
-                    [0.0, 1.0, 0.0, 0.0],
-                    [0.0, 0.0, 1.0, 0.0],
-                ];
+        let view = ctx.behaviour.view();
+        // The herd's weights are known here: an instance that is not
+        // crossfading needs no previous palette (the shader gives it no
+        // weight), so a strong baseline does not sample it. The flock's
+        // weights live on the GPU, so birds always get both.
+        let weight_known = matches!(view, BehaviourView::Herd { .. });
+        let n = count as usize;
+        if self.anims.len() < n {
+            self.anims
+                .resize(n.max(self.anims.len() * 2), AnimClips::default());
+        }
+        let stride = self.stride;
+        for (m, member) in self.members.iter_mut().enumerate() {
+            // Its instances in the scene, as far as the drawn count goes.
+            let Some(entry) = ctx.models.get(m) else {
+                break;
+            };
+            let first = entry.first_instance as usize;
+            let own = (entry.count as usize).min(n.saturating_sub(first));
+            if own == 0 {
+                continue;
             }
-        } else {
-            let view = ctx.behaviour.view();
-            // The herd's weights are known here: an instance that is not
-            // crossfading needs no previous palette (the shader gives it no
-            // weight), so a strong baseline does not sample it. The flock's
-            // weights live on the GPU, so birds always get both.
-            let weight_known = matches!(view, BehaviourView::Herd { .. });
+            let out = &mut self.palettes[first * per_instance as usize * stride..]
+                [..own * per_instance as usize * stride];
+            let model = &*member.model;
+            if model.palette.is_empty() {
+                // A model with no palette: identity for its one pseudo joint.
+                for p in out.chunks_mut(stride) {
+                    p[0] = [
+                        [1.0, 0.0, 0.0, 0.0],
+                        [0.0, 1.0, 0.0, 0.0],
+                        [0.0, 0.0, 1.0, 0.0],
+                    ];
+                }
+                continue;
+            }
+            let seed = crate::render::crowd_buffer::scene_seed(ctx.crowd.seed(), m);
+            let instances = member.mirror.get(seed, own as u32);
+            // The frame as its instances see it (its own clips from 0).
+            let frame = entry.frame_for(ctx.frame);
+            let clips = &member.clips[..];
             // Each instance's clips once (in parallel), then its palettes.
-            let n = count as usize;
-            if self.anims.len() < n {
-                self.anims
-                    .resize(n.max(self.anims.len() * 2), AnimClips::default());
-            }
-            self.anims[..n]
-                .par_iter_mut()
-                .enumerate()
-                .for_each(|(i, a)| *a = instance_anim(&instances[i], i as u32, frame, clips, view));
-            let anims = &self.anims;
+            let anims = &mut self.anims[first..first + own];
+            anims.par_iter_mut().enumerate().for_each(|(i, a)| {
+                *a = instance_anim(&instances[i], (first + i) as u32, &frame, clips, view)
+            });
+            let anims = &*anims;
             // Palette 2i is instance i's previous clip, 2i + 1 its current.
             let at = |i: usize| {
                 let (n, which) = if blend { (i / 2, i % 2) } else { (i, 1) };
@@ -193,7 +229,9 @@ impl PaletteSampler {
                     _ => Some(a.current),
                 }
             };
-            self.batch.palettes(model, palettes, at, &mut self.palettes);
+            member
+                .batch
+                .palettes_strided(model, own * per_instance as usize, stride, at, out);
         }
         let bytes = needed as u64 * JOINT_ROWS_BYTES;
         // The first frame makes both (the previous one binds something).

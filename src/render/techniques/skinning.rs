@@ -65,7 +65,7 @@ impl SkinningTechnique {
         Self {
             cap: palettes.max_palettes(),
             palettes,
-            skin: SkinData::new(device, ctx.model, "skinning skin data"),
+            skin: SkinData::new(device, ctx.members, "skinning skin data"),
             clip_table: clip_buffer(device, "skinning clip table", ctx.clip_table),
             layout,
             groups: [None, None],

@@ -1,6 +1,6 @@
 //! The static floor: the same mesh in one stored pose (frame 0 of the first
-//! clip, skinned once at build time), the same instances and motion, no
-//! animation. What is left when animation costs nothing.
+//! clip, skinned once at build time; each model of a scene its own), the
+//! same instances and motion, no animation. What is left when animation costs nothing.
 
 use crate::render::model_gpu::ModelGpu;
 use crate::render::RenderError;
@@ -40,10 +40,9 @@ pub fn rest_pose(model: &crate::Model, clip: Option<usize>) -> Vec<[f32; 4]> {
 impl StaticTechnique {
     fn new(ctx: &BuildContext<'_>) -> Self {
         let device = ctx.device;
-        let source = ctx.vat.clips.first().and_then(|c| c.source);
         let pose = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("static pose"),
-            contents: bytemuck::cast_slice(&rest_pose(ctx.model, source)),
+            contents: bytemuck::cast_slice(&super::members::rest_poses(ctx.members)),
             usage: wgpu::BufferUsages::STORAGE,
         });
         let clip_table = clip_buffer(device, "static clip table", ctx.clip_table);
