@@ -27,6 +27,14 @@ pub fn skin_vertices(model: &Model) -> Vec<SkinVertex> {
         .collect()
 }
 
+/// Every member's skin data in the shared stream's order.
+pub fn members_skin_vertices(members: &[Member]) -> Vec<SkinVertex> {
+    members
+        .iter()
+        .flat_map(|m| skin_vertices(&m.model))
+        .collect()
+}
+
 /// The uploaded skin data and the sizes the shaders index with.
 pub struct SkinData {
     pub vertices: wgpu::Buffer,
@@ -38,7 +46,7 @@ impl SkinData {
     /// The skin data of every model in `members`, in the shared vertex
     /// stream's order, with the palette stride of the largest.
     pub fn new(device: &wgpu::Device, members: &[Member], label: &'static str) -> Self {
-        let data = members::skin_vertices(members);
+        let data = members_skin_vertices(members);
         let data = if data.is_empty() {
             vec![SkinVertex::default()]
         } else {

@@ -17,6 +17,7 @@
 //! are in `compute_skinning/gpu.rs`.
 
 mod gpu;
+mod levels;
 
 use super::palettes::PaletteSampler;
 use super::skinning::write_previous_count;
@@ -33,7 +34,7 @@ use crate::render::skin_data::SkinData;
 use crate::render::timing::GpuTimer;
 use gpu::{Output, PARAMS_STRIDE, SkinPass, groups_for};
 
-pub use gpu::level_data;
+pub use levels::{LevelSource, level_data};
 
 /// The most mesh levels the pass tells apart (one bit each).
 pub const MAX_SKIN_LEVELS: usize = 32;

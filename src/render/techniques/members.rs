@@ -8,7 +8,7 @@
 use crate::Model;
 use crate::bones::{BoneError, BoneTexture};
 use crate::lod::LodChain;
-use crate::render::gpu_data::{SkinVertex, VatClipGpu};
+use crate::render::gpu_data::VatClipGpu;
 use crate::vat::VatClip;
 use std::sync::Arc;
 
@@ -65,12 +65,21 @@ pub fn slot_vertices(members: &[Member]) -> usize {
         .unwrap_or(0)
 }
 
-/// Every member's skin data in the shared stream's order.
-pub fn skin_vertices(members: &[Member]) -> Vec<SkinVertex> {
-    members
+/// The stored pose: position (w = 1) and normal (w = 0) of every vertex at
+/// the first clip's time 0 (the rest pose for a model without clips).
+pub fn rest_pose(model: &crate::Model, clip: Option<usize>) -> Vec<[f32; 4]> {
+    let mut pose = crate::anim::Pose::rest(model);
+    pose.sample(model, clip, 0.0);
+    let (p, n) = crate::skin::skin(model, &pose);
+    let mut out: Vec<[f32; 4]> = p
         .iter()
-        .flat_map(|m| crate::render::skin_data::skin_vertices(&m.model))
-        .collect()
+        .zip(&n)
+        .flat_map(|(p, n)| [p.extend(1.0).to_array(), n.extend(0.0).to_array()])
+        .collect();
+    if out.is_empty() {
+        out.push([0.0; 4]);
+    }
+    out
 }
 
 /// Every member's stored pose (position, normal) in the shared stream's
@@ -79,7 +88,7 @@ pub fn rest_poses(members: &[Member]) -> Vec<[f32; 4]> {
     let mut out: Vec<[f32; 4]> = Vec::new();
     for m in members {
         let source = m.clips.first().and_then(|c| c.source);
-        let pose = super::static_pose::rest_pose(&m.model, source);
+        let pose = rest_pose(&m.model, source);
         out.extend(&pose[..2 * m.model.vertex_count()]);
     }
     if out.is_empty() {
@@ -142,11 +151,6 @@ mod tests {
             slot_vertices(&members),
             horse.vertex_count().max(bird.vertex_count())
         );
-        let skin = skin_vertices(&members);
-        assert_eq!(skin.len(), vertex_count(&members));
-        // The bird's first vertex is its own first, after the horse's.
-        let bird_own = crate::render::skin_data::skin_vertices(&bird);
-        assert_eq!(skin[horse.vertex_count()], bird_own[0]);
         let poses = rest_poses(&members);
         assert_eq!(poses.len(), 2 * vertex_count(&members));
     }

@@ -7,8 +7,6 @@ use crate::render::RenderError;
 use super::{CrowdDraw, CrowdPass, CrowdPipelines};
 use super::{BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd};
 use crate::render::pipeline::{bind_group, storage_entry};
-use crate::anim::Pose;
-use crate::skin;
 use wgpu::util::DeviceExt;
 
 pub struct StaticTechnique {
@@ -20,22 +18,7 @@ pub struct StaticTechnique {
     crowd: CrowdGroup,
 }
 
-/// The stored pose: position (w = 1) and normal (w = 0) of every vertex at
-/// the first clip's time 0 (the rest pose for a model without clips).
-pub fn rest_pose(model: &crate::Model, clip: Option<usize>) -> Vec<[f32; 4]> {
-    let mut pose = Pose::rest(model);
-    pose.sample(model, clip, 0.0);
-    let (p, n) = skin::skin(model, &pose);
-    let mut out: Vec<[f32; 4]> = p
-        .iter()
-        .zip(&n)
-        .flat_map(|(p, n)| [p.extend(1.0).to_array(), n.extend(0.0).to_array()])
-        .collect();
-    if out.is_empty() {
-        out.push([0.0; 4]);
-    }
-    out
-}
+pub use super::members::rest_pose;
 
 impl StaticTechnique {
     fn new(ctx: &BuildContext<'_>) -> Self {
