@@ -274,12 +274,10 @@ impl Renderer {
         r.members = models
             .iter()
             .zip(&geometry.meshes)
-            .zip(&set.models)
-            .map(|((m, mesh), placed)| Member {
+            .map(|(m, mesh)| Member {
                 model: Arc::new(m.loaded.model.clone()),
                 clips: m.loaded.vat.clips.clone(),
                 base_vertex: mesh.base_vertex,
-                first_clip: placed.first_clip,
                 lod: m.loaded.lod.clone(),
             })
             .collect();

@@ -32,7 +32,7 @@ use crate::render::mapped::MappedCopy;
 use crate::render::model_gpu::ModelGpu;
 use crate::render::skin_data::SkinData;
 use crate::render::timing::GpuTimer;
-use gpu::{Output, PARAMS_STRIDE, SkinPass, groups_for};
+use gpu::{Output, PARAMS_STRIDE, SkinPass, groups_for, no_bone_texture};
 
 pub use levels::{LevelSource, level_data};
 
@@ -100,26 +100,6 @@ pub trait PaletteSource: Sized {
     fn previous_pose_source(&self) -> Option<(&wgpu::Buffer, &wgpu::TextureView)> {
         None
     }
-}
-
-/// A 1×1 stand-in for the bone texture of the draws' group.
-fn no_bone_texture(device: &wgpu::Device) -> wgpu::TextureView {
-    device
-        .create_texture(&wgpu::TextureDescriptor {
-            label: Some("no bone texture"),
-            size: wgpu::Extent3d {
-                width: 1,
-                height: 1,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba32Float,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        })
-        .create_view(&Default::default())
 }
 
 /// Live skinning's palettes, sampled for every drawn instance on the CPU.

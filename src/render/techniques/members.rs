@@ -20,8 +20,6 @@ pub struct Member {
     pub clips: Vec<VatClip>,
     /// Its first vertex in the shared vertex stream.
     pub base_vertex: u32,
-    /// Its first clip in the scene's clip table.
-    pub first_clip: u32,
     /// Its mesh levels (index ranges over its own vertices).
     pub lod: Arc<LodChain>,
 }
@@ -33,7 +31,6 @@ impl Member {
             model: model.clone(),
             clips: clips.to_vec(),
             base_vertex: 0,
-            first_clip: 0,
             lod: lod.clone(),
         }
     }
@@ -50,11 +47,6 @@ pub fn palette_stride(members: &[Member]) -> usize {
         .max(1)
 }
 
-/// Vertices of every member together.
-pub fn vertex_count(members: &[Member]) -> usize {
-    members.iter().map(|m| m.model.vertex_count()).sum()
-}
-
 /// The largest member's vertices: what one instance's slot of per-vertex
 /// output (compute or CPU skinning) holds.
 pub fn slot_vertices(members: &[Member]) -> usize {
@@ -67,7 +59,7 @@ pub fn slot_vertices(members: &[Member]) -> usize {
 
 /// The stored pose: position (w = 1) and normal (w = 0) of every vertex at
 /// the first clip's time 0 (the rest pose for a model without clips).
-pub fn rest_pose(model: &crate::Model, clip: Option<usize>) -> Vec<[f32; 4]> {
+fn rest_pose(model: &Model, clip: Option<usize>) -> Vec<[f32; 4]> {
     let mut pose = crate::anim::Pose::rest(model);
     pose.sample(model, clip, 0.0);
     let (p, n) = crate::skin::skin(model, &pose);
@@ -144,14 +136,13 @@ mod tests {
             horse.palette.len().max(bird.palette.len())
         );
         assert_eq!(
-            vertex_count(&members),
-            horse.vertex_count() + bird.vertex_count()
-        );
-        assert_eq!(
             slot_vertices(&members),
             horse.vertex_count().max(bird.vertex_count())
         );
         let poses = rest_poses(&members);
-        assert_eq!(poses.len(), 2 * vertex_count(&members));
+        assert_eq!(
+            poses.len(),
+            2 * (horse.vertex_count() + bird.vertex_count())
+        );
     }
 }

@@ -18,8 +18,6 @@ pub struct StaticTechnique {
     crowd: CrowdGroup,
 }
 
-pub use super::members::rest_pose;
-
 impl StaticTechnique {
     fn new(ctx: &BuildContext<'_>) -> Self {
         let device = ctx.device;

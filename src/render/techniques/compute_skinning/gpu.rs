@@ -22,6 +22,26 @@ pub const PARAMS_STRIDE: u64 = 256;
 /// Parameter slots: one per view, then one per level.
 const PARAMS_SLOTS: usize = MAX_VIEWS + MAX_SKIN_LEVELS;
 
+/// A 1×1 stand-in for the bone texture of the draws' group.
+pub fn no_bone_texture(device: &wgpu::Device) -> wgpu::TextureView {
+    device
+        .create_texture(&wgpu::TextureDescriptor {
+            label: Some("no bone texture"),
+            size: wgpu::Extent3d {
+                width: 1,
+                height: 1,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba32Float,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        })
+        .create_view(&Default::default())
+}
+
 /// Workgroups of 64 for `items`, within one dispatch dimension (the
 /// shaders loop over the rest).
 pub fn groups_for(items: u32) -> u32 {
