@@ -1,5 +1,7 @@
 //! Two-phase occlusion culling on the GPU: nothing visible is lost (the
-//! picture with it equals the picture without, for horses and birds,
+//! picture with it equals the picture without but for depth ties (`TIES`),
+//! and what is drawn plus what is occluded is what the frustum keeps, for
+//! horses and birds,
 //! behaviour on and off, at the opening view, inside the herd, looking up,
 //! along an orbit and after a camera cut); the depth pyramid holds, in
 //! every texel of every mip, the farthest depth of what it covers (odd
@@ -87,6 +89,15 @@ fn views(opening: Camera, model_size: f32) -> Vec<(String, Camera)> {
     out
 }
 
+/// The pixels a sequence's pictures with and without occlusion may differ
+/// by: where two instances meet at exactly the same depth, the one drawn
+/// last wins (LessEqual), and the order within a visible list is the order
+/// its atomics gave, which differs between runs and between the one pass
+/// without occlusion and the two with it. Seen once in CI: one pixel of
+/// 20,736 in a frame that occluded nothing. Anything occlusion loses shows
+/// as more, and the drawn and occluded counts are checked exactly.
+const TIES: usize = 2;
+
 #[test]
 fn occlusion_culling_draws_the_same_image() {
     let Some(gpu) = common::gpu_or_skip("occlusion") else {
@@ -101,8 +112,7 @@ fn occlusion_culling_draws_the_same_image() {
             let opening = on.renderer.camera_at(2.0, 1.0);
             let model_size = on.renderer.layout.model_size;
             let mut occluded_any = 0;
-            // One sequence: each view's first frame follows the last view's
-            // (the orbit's history carries over; the cut's does not fit).
+            let mut differ = 0;
             // One sequence: each view is drawn for three frames, the first
             // with the last view's history (the orbit's carries over; the
             // cut's does not fit), the next two with its own (the third
@@ -115,6 +125,7 @@ fn occlusion_culling_draws_the_same_image() {
                     let with = on.render(&s).expect("render");
                     let without = off.render(&s).expect("render");
                     let stats = on.renderer.wait_for_cull_stats();
+                    let all = off.renderer.wait_for_cull_stats().visible_total();
                     let culler = on.renderer.culler();
                     assert!(
                         culler.occlusion_active(),
@@ -130,14 +141,25 @@ fn occlusion_culling_draws_the_same_image() {
                         stats.visible_total()
                     );
                     assert_eq!(
-                        n, 0,
+                        stats.visible_total() + stats.occluded,
+                        all,
+                        "{choice:?} behaviour {behaviour}, {name}, frame {frame}: every instance \
+                         in the frustum is drawn or occluded"
+                    );
+                    assert!(
+                        n <= TIES,
                         "{choice:?} behaviour {behaviour}, {name}, frame {frame}: {n} pixels differ"
                     );
+                    differ += n;
                 }
             }
             if choice == ModelChoice::Horse {
                 assert!(occluded_any > 0, "the sequence should occlude something");
             }
+            assert!(
+                differ <= TIES,
+                "{choice:?} behaviour {behaviour}: {differ} pixels differ over the sequence"
+            );
         }
     }
 }
