@@ -176,6 +176,11 @@ fn visible_counts_per_model_and_level_equal_the_cpu_cull() {
     } else {
         assert_eq!(draw.calls(), regions.mesh_regions());
     }
+    // The frame's draw calls as counted while recording: that draw in the
+    // scene pass and in each shadow cascade (a scene has no impostors).
+    let cascades = renderer.shadow_stats().len() as u32;
+    assert!(cascades > 0, "shadows are on by default");
+    assert_eq!(renderer.costs().draw_calls, draw.calls() * (1 + cascades));
 }
 
 /// What a scene of several models cannot do yet is refused with the

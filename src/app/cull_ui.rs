@@ -195,6 +195,7 @@ mod tests {
                 triangles: [12 * 4756, 340 * 570, 0, 0, 0, 0, 0],
                 levels: 2,
                 occluded: 0,
+                ..CullStats::default()
             },
             levels: &levels,
             requested: 700,

@@ -1,5 +1,6 @@
 //! The flags of `stampede bench`.
 
+use crate::crowd::scene_spec::{SceneSpec, SceneSpecError, split_entry};
 use crate::render::TechniqueKind;
 use std::path::PathBuf;
 
@@ -8,6 +9,8 @@ pub const EXAMPLES: &str = "Examples:
   stampede bench --counts 10,100,1000 --frames 20 --warmup 3 --json bench.json --chart bench.png
   stampede bench --model bird --techniques vat,static --counts 1000,100000
   stampede bench --model ../shared/models/Fox.glb --size 640x360 --csv fox.csv
+  stampede bench --model horse:40k --model bird:30k --model ../shared/models/QuaterniusDeer.gltf:30k --compare-separate
+                                                        one scene of three models against three renderers
   stampede bench --bake                                 time import and bake: horse, bird, Fox, synthetic 50k
 
 Frame times are p50/p90/p99 (nearest rank) over the measured frames, after the
@@ -19,14 +22,17 @@ GPU to finish.";
 /// Arguments of `stampede bench`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct BenchArgs {
-    /// Model: horse, bird, or a .glb/.gltf file.
-    #[arg(long, default_value = "horse")]
-    pub model: String,
+    /// Model: horse, bird, or a .glb/.gltf file; repeat it, each with
+    /// its count, for a scene of several (`--model horse:40k --model
+    /// bird:30k`), measured once per technique at its total.
+    #[arg(long = "model", default_value = "horse", value_name = "MODEL[:COUNT]")]
+    pub models: Vec<String>,
     /// Techniques to measure, comma-separated (default: every one the renderer has).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub techniques: Vec<TechniqueKind>,
-    /// Instance counts, comma-separated (measured in ascending order).
-    #[arg(long, value_delimiter = ',', default_value = "100,1000,10000")]
+    /// Instance counts, comma-separated (measured in ascending order;
+    /// default 100,1000,10000). Not with a count in --model.
+    #[arg(long, value_delimiter = ',')]
     pub counts: Vec<u32>,
     /// Measured frames per (technique, count).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
@@ -46,6 +52,11 @@ pub struct BenchArgs {
     pub behaviour: crate::cli::OnOff,
     #[command(flatten)]
     pub cull: crate::cli::CullArgs,
+    /// With a scene of several models: also draw each model by its own
+    /// renderer (its own cull pass and draws), all into one frame, and
+    /// report the scene ÷ the separate renderers.
+    #[arg(long)]
+    pub compare_separate: bool,
     /// Also measure every technique and count with culling and LOD off,
     /// and report culled ÷ unculled (one run, the same frames).
     #[arg(long)]
@@ -107,15 +118,16 @@ pub struct BenchArgs {
 impl Default for BenchArgs {
     fn default() -> Self {
         Self {
-            model: "horse".into(),
+            models: vec!["horse".into()],
             techniques: Vec::new(),
-            counts: vec![100, 1000, 10000],
+            counts: Vec::new(),
             frames: 100,
             warmup: 10,
             size: (1280, 720),
             seed: 1,
             behaviour: crate::cli::OnOff::Off,
             cull: crate::cli::CullArgs::default(),
+            compare_separate: false,
             compare_culling: false,
             compare_far_field: false,
             compare_occlusion: false,
@@ -145,12 +157,66 @@ impl BenchArgs {
             .collect()
     }
 
-    /// The counts, ascending, without repeats or zeros.
+    /// The counts --counts asks for (100, 1,000 and 10,000 when it is not
+    /// given), ascending, without repeats or zeros.
     pub fn counts(&self) -> Vec<u32> {
-        let mut c: Vec<u32> = self.counts.iter().copied().filter(|&c| c > 0).collect();
+        let given = if self.counts.is_empty() {
+            &DEFAULT_COUNTS[..]
+        } else {
+            &self.counts[..]
+        };
+        let mut c: Vec<u32> = given.iter().copied().filter(|&c| c > 0).collect();
         c.sort_unstable();
         c.dedup();
         c
+    }
+
+    /// What is measured: one model at each count, or a scene of several
+    /// at its own counts (one run per technique).
+    pub fn plan(&self) -> Result<BenchPlan, SceneSpecError> {
+        let counted = self
+            .models
+            .iter()
+            .map(|m| split_entry(m).map(|(_, c)| c.is_some()))
+            .collect::<Result<Vec<bool>, _>>()?;
+        let scene = SceneSpec::from_args(&self.models, None)?;
+        if (counted.iter().any(|&c| c) || scene.entries.len() > 1) && !self.counts.is_empty() {
+            return Err(SceneSpecError::CountsWithScene);
+        }
+        if scene.entries.len() == 1 {
+            let counts = if counted[0] {
+                vec![scene.entries[0].count]
+            } else {
+                self.counts()
+            };
+            if self.compare_separate {
+                return Err(SceneSpecError::SeparateNeedsScene);
+            }
+            return Ok(BenchPlan { scene, counts });
+        }
+        let total = scene.total() as u32;
+        Ok(BenchPlan {
+            scene,
+            counts: vec![total],
+        })
+    }
+}
+
+/// The counts measured when --counts is not given.
+pub const DEFAULT_COUNTS: [u32; 3] = [100, 1000, 10000];
+
+/// What a benchmark measures: the models (one, or a scene's) and the
+/// counts (one model's, ascending; a scene's total).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchPlan {
+    pub scene: SceneSpec,
+    pub counts: Vec<u32>,
+}
+
+impl BenchPlan {
+    /// A scene of several models (else one model at each count).
+    pub fn is_scene(&self) -> bool {
+        self.scene.entries.len() > 1
     }
 }
 
@@ -165,6 +231,49 @@ mod tests {
             ..BenchArgs::default()
         };
         assert_eq!(args.counts(), vec![10, 100, 1000]);
+    }
+
+    #[test]
+    fn a_plan_is_one_model_at_each_count_or_a_scene_at_its_own() {
+        let args = |models: &[&str], counts: &[u32], separate: bool| BenchArgs {
+            models: models.iter().map(|m| m.to_string()).collect(),
+            counts: counts.to_vec(),
+            compare_separate: separate,
+            ..BenchArgs::default()
+        };
+        let plan = BenchArgs::default().plan().unwrap();
+        assert!(!plan.is_scene());
+        assert_eq!(plan.counts, DEFAULT_COUNTS);
+        assert_eq!(
+            args(&["bird"], &[5, 50], false).plan().unwrap().counts,
+            [5, 50]
+        );
+        assert_eq!(
+            args(&["bird:7k"], &[], false).plan().unwrap().counts,
+            [7000]
+        );
+        let scene = args(&["horse:40k", "bird:30k"], &[], true).plan().unwrap();
+        assert!(scene.is_scene());
+        assert_eq!(scene.counts, [70_000]);
+        assert_eq!(scene.scene.describe(), "horse ×40000, bird ×30000");
+        assert_eq!(
+            args(&["horse:40k", "bird"], &[100], false).plan(),
+            Err(SceneSpecError::CountsWithScene)
+        );
+        assert_eq!(
+            args(&["horse", "bird"], &[100], false).plan(),
+            Err(SceneSpecError::CountsWithScene)
+        );
+        assert_eq!(
+            args(&["horse"], &[], true).plan(),
+            Err(SceneSpecError::SeparateNeedsScene)
+        );
+        assert_eq!(
+            args(&["horse:lots"], &[], false).plan(),
+            Err(SceneSpecError::BadCount {
+                entry: "horse:lots".into()
+            })
+        );
     }
 
     #[test]

@@ -14,22 +14,28 @@
 pub mod args;
 pub mod bake_bench;
 pub mod chart;
+mod frame;
 mod mode;
 pub mod report;
+mod sample;
+mod scene;
 pub mod stats;
 pub mod synthetic;
 
 pub use args::BenchArgs;
 pub use report::BenchReport;
 
-use crate::crowd::setup::{self, ModelChoice, SetupError};
-use crate::crowd::{BehaviourSettings, FrameSettings};
+use crate::crowd::BehaviourSettings;
+use crate::crowd::setup::SetupError;
 use crate::gpu::{GpuContext, GpuError};
 use crate::render::headless::FORMAT;
 use crate::render::{Camera, RenderError, Renderer, RendererConfig, TechniqueKind};
+use frame::Frame;
 use indicatif::{ProgressBar, ProgressStyle};
 use mode::Mode;
-use report::{AdapterReport, FarFieldReport, ModelReport, Ratios, RunResult, Skipped};
+use report::{AdapterReport, FarFieldReport, Ratios, Skipped};
+use sample::Run;
+use scene::BenchModels;
 use stats::{Percentiles, StatsError};
 use std::sync::Arc;
 use std::time::Instant;
@@ -39,6 +45,8 @@ use std::time::Instant;
 pub enum BenchError {
     #[error(transparent)]
     Setup(#[from] SetupError),
+    #[error(transparent)]
+    Plan(#[from] crate::crowd::scene_spec::SceneSpecError),
     #[error(transparent)]
     Gpu(#[from] GpuError),
     #[error(transparent)]
@@ -75,6 +83,9 @@ pub fn run(args: &BenchArgs) -> Result<(), BenchError> {
         }
         return Ok(());
     }
+    // A list of models that cannot be measured is refused before the GPU
+    // is opened.
+    args.plan()?;
     let gpu = GpuContext::headless()?;
     let report = measure(gpu, args)?;
     print!("{}", report.text());
@@ -103,83 +114,8 @@ fn select_technique(renderer: &mut Renderer, kind: TechniqueKind) -> Result<(), 
     renderer.set_technique(kind).map_err(|e| e.to_string())
 }
 
-/// Per-frame samples of one run: times in milliseconds, uploads in bytes.
-#[derive(Default)]
-struct Samples {
-    cpu: Vec<f64>,
-    gpu: Vec<f64>,
-    shadow_gpu: Vec<f64>,
-    technique_gpu: Vec<f64>,
-    resolve_gpu: Vec<f64>,
-    wall: Vec<f64>,
-    technique_cpu: Vec<f64>,
-    behaviour_cpu: Vec<f64>,
-    upload_bytes: u64,
-}
-
 /// Seconds of animation per frame: a fixed 60 Hz step.
 pub const FRAME_STEP_S: f32 = 1.0 / 60.0;
-
-/// Everything one run needs besides the renderer.
-#[derive(Clone, Copy)]
-struct Frame<'a> {
-    view: &'a wgpu::TextureView,
-    camera: Camera,
-    clip: Option<u32>,
-}
-
-impl Frame<'_> {
-    /// With occlusion culling: the wall milliseconds of the three frames
-    /// after a camera cut (one frame turned half round, then back at frame
-    /// `index` on), while the visibility it keeps catches up: the first
-    /// draws what the other view saw and everything it does not hide, the
-    /// second what the first saw, the third leaves out what is hidden.
-    fn after_cut(&self, renderer: &mut Renderer, index: u32) -> Result<Vec<f64>, RenderError> {
-        let mut away = Frame {
-            camera: self.camera,
-            ..*self
-        };
-        away.camera.yaw += std::f32::consts::PI;
-        away.render(renderer, index)?;
-        (1..=3)
-            .map(|k| self.render(renderer, index + k).map(|(_, _, wall)| wall))
-            .collect()
-    }
-
-    /// Renders frame `index`; returns (cpu, gpu, wall) milliseconds; the
-    /// shadow passes' GPU time is then `renderer.shadow_gpu_ms()`.
-    fn render(
-        &self,
-        renderer: &mut Renderer,
-        index: u32,
-    ) -> Result<(f64, Option<f64>, f64), RenderError> {
-        let settings = FrameSettings {
-            time: index as f64 * FRAME_STEP_S as f64,
-            clip: self.clip,
-            ..FrameSettings::default()
-        };
-        renderer.clear_gpu_times();
-        let gpu = renderer.gpu.clone();
-        let start = Instant::now();
-        let mut encoder = gpu
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("bench frame"),
-            });
-        renderer.encode(&mut encoder, self.view, &self.camera, &settings)?;
-        gpu.queue.submit([encoder.finish()]);
-        let cpu = start.elapsed().as_secs_f64() * 1e3;
-        renderer.after_submit();
-        // A failed wait (device lost) shows up as the next frame's error;
-        // the time measured here is still what the frame took.
-        let _ = gpu.wait_idle("the frame");
-        let wall = start.elapsed().as_secs_f64() * 1e3;
-        // The timestamp read-back was mapped by the wait: collect it now.
-        renderer.after_submit();
-        renderer.gpu.check()?;
-        Ok((cpu, renderer.gpu_ms().map(f64::from), wall))
-    }
-}
 
 /// The fixed camera for a count: above and to the side, the whole crowd in
 /// view (with behaviour on, the herd where it starts; the flock's box is
@@ -218,17 +154,16 @@ fn progress(total: u64) -> ProgressBar {
 /// Runs the frame benchmark on `gpu` and returns what it found (the library
 /// entry point; `run` prints and writes it).
 pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, BenchError> {
-    let counts = args.counts();
+    let plan = args.plan()?;
+    let counts = plan.counts.clone();
     let techniques = args.techniques();
     let &first_count = counts.first().ok_or(BenchError::NoCounts)?;
     if techniques.is_empty() {
         return Err(BenchError::NoTechniques);
     }
-    let choice = ModelChoice::parse(&args.model);
-    let prepared = setup::load(&choice, 30.0, args.precision, None)?;
+    let models = BenchModels::load(&plan, args.precision)?;
     let (width, height) = args.size;
-    let mut config =
-        RendererConfig::for_model(&prepared, width, height, first_count, args.seed, FORMAT);
+    let mut config = models.config(args.size, first_count, args.seed);
     // Deterministic: every flock step is run (one 1/60 s step per frame).
     config.behaviour = BehaviourSettings {
         enabled: args.behaviour.is_on(),
@@ -242,11 +177,19 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
         aa: args.aa,
         velocity: false,
     };
-    let mut renderer = Renderer::new(gpu.clone(), &prepared.model, &prepared.vat, &config)?;
+    let mut renderer = models.renderer(&gpu, &config)?;
     // The atlas is drawn before any frame is timed (else the first warm-up
     // frame would carry it) and its size and build time go in the report.
-    if config.cull.impostors {
+    if config.cull.impostors && !plan.is_scene() {
         renderer.ensure_impostors()?;
+    }
+    let mut separate = if args.compare_separate {
+        models.separate(&gpu, &config)?
+    } else {
+        Vec::new()
+    };
+    for r in separate.iter_mut().filter(|_| config.cull.impostors) {
+        r.ensure_impostors()?;
     }
     let target = gpu.device.create_texture(&wgpu::TextureDescriptor {
         label: Some("bench target"),
@@ -264,19 +207,11 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
     });
     let view = target.create_view(&Default::default());
 
-    let model = &prepared.model;
+    let (model, scene_models) = models.reports();
     let mut report = BenchReport {
         adapter: AdapterReport::from_info(&gpu.info),
-        model: ModelReport {
-            name: choice.label(),
-            vertices: model.vertex_count() as u64,
-            triangles: model.triangle_count() as u64,
-            joints: model.stats.joints as u64,
-            clips: prepared.vat.clips.len() as u64,
-            vat_bytes: prepared.vat.total_bytes() as u64,
-            precision: prepared.vat.precision.name().into(),
-            bake_ms: prepared.vat.bake_ms,
-        },
+        model,
+        models: scene_models,
         size: [width, height],
         culling: config.cull.culling,
         lod: config.cull.lod,
@@ -297,23 +232,11 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
     };
 
     let per_run = (args.warmup + args.frames) as u64;
-    // The run's settings, and with --compare-culling the same with culling
-    // and LOD off, with --compare-far-field the same without the far field.
-    let mut modes = vec![Mode::Run];
-    if args.compare_culling {
-        modes.push(Mode::Unculled);
-    }
-    if args.compare_far_field {
-        modes.push(Mode::FarFieldOff);
-    }
-    if args.compare_occlusion {
-        modes.push(Mode::OcclusionOff);
-    }
-    if args.compare_aa {
-        modes.extend(mode::AA_BASELINES);
-    }
+    let modes = modes(args);
     let bar = progress(per_run * (counts.len() * techniques.len() * modes.len()) as u64);
     let start = Instant::now();
+    let names = models.names();
+    let clips = models.clips();
     // Per technique: the last measured (instances drawn, p50 wall ms, cap),
     // for the budget.
     let mut last: Vec<Option<(u32, f64, Option<u32>)>> = vec![None; techniques.len()];
@@ -325,9 +248,12 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                 count,
                 reason,
             });
-            bar.inc(per_run);
+            bar.inc(per_run * modes.len() as u64);
         };
-        if let Err(e) = renderer.set_count(count) {
+        // A scene is measured at its own counts.
+        if !plan.is_scene()
+            && let Err(e) = renderer.set_count(count)
+        {
             for &kind in &techniques {
                 skip(kind.name(), e.to_string(), &mut report);
             }
@@ -362,97 +288,52 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                 continue;
             }
             for &mode in &modes {
-                renderer.set_cull_settings(mode.cull(config.cull));
-                renderer.set_shadow_settings(mode.shadows(config.shadows));
-                renderer.set_target_options(mode.targets(config.targets))?;
-                let targets = renderer.targets.options;
                 bar.set_message(format!("{name} × {count}{}", mode.suffix()));
+                let run = Run {
+                    technique: &name,
+                    count,
+                    warmup: args.warmup,
+                    frames: args.frames,
+                    models: &names,
+                };
+                let alone = std::slice::from_mut(&mut renderer);
+                let renderers = if mode == Mode::Separate {
+                    &mut separate[..]
+                } else {
+                    alone
+                };
+                if mode == Mode::Separate
+                    && let Some(reason) = renderers
+                        .iter_mut()
+                        .find_map(|r| select_technique(r, kind).err())
+                {
+                    bar.suspend(|| eprintln!("skipped {name} × {count} (separate): {reason}"));
+                    bar.inc(per_run);
+                    continue;
+                }
+                for r in renderers.iter_mut() {
+                    r.set_cull_settings(mode.cull(config.cull));
+                    r.set_shadow_settings(mode.shadows(config.shadows));
+                    r.set_target_options(mode.targets(config.targets))?;
+                }
                 let frame = Frame {
                     view: &view,
                     camera,
-                    clip: prepared.clip,
+                    clips: if mode == Mode::Separate {
+                        &clips
+                    } else {
+                        &clips[..1]
+                    },
                 };
-                let mut samples = Samples::default();
-                for i in 0..per_run as u32 {
-                    let (cpu, gpu_ms, wall) = frame.render(&mut renderer, i)?;
-                    if i >= args.warmup {
-                        let costs = renderer.costs();
-                        samples.cpu.push(cpu);
-                        samples.wall.push(wall);
-                        samples.gpu.extend(gpu_ms);
-                        samples
-                            .shadow_gpu
-                            .extend(renderer.shadow_gpu_ms().map(f64::from));
-                        samples
-                            .resolve_gpu
-                            .extend(renderer.resolve_gpu_ms().map(f64::from));
-                        samples
-                            .technique_gpu
-                            .extend(costs.pass.and_then(|p| p.gpu_ms).map(f64::from));
-                        samples.technique_cpu.push(f64::from(costs.cpu_ms));
-                        samples.behaviour_cpu.push(f64::from(costs.behaviour_ms));
-                        samples.upload_bytes += costs.upload_bytes;
-                    }
-                    bar.inc(1);
+                let mut result = run.measure(renderers, &frame, &bar)?;
+                result.unculled = mode == Mode::Unculled;
+                result.far_field_off = mode == Mode::FarFieldOff;
+                result.occlusion_off = mode == Mode::OcclusionOff;
+                result.aa_baseline = matches!(mode, Mode::AaBaseline(..));
+                result.separate = mode == Mode::Separate;
+                if mode == Mode::Run {
+                    last[ti] = Some((result.drawn, result.wall_ms.p50, result.cap));
                 }
-                let costs = renderer.costs();
-                let drew = renderer.wait_for_cull_stats();
-                let cascades = renderer.shadow_stats();
-                let pass = renderer.wait_for_pass_stats();
-                let after_cut = if renderer.culler().occlusion_active() {
-                    frame.after_cut(&mut renderer, per_run as u32)?
-                } else {
-                    Vec::new()
-                };
-                let result = RunResult {
-                    technique: name.clone(),
-                    count,
-                    drawn: costs.drawn,
-                    cap: costs.cap,
-                    morphs_ignored: costs.morphs_ignored,
-                    frames: args.frames,
-                    cpu_ms: percentiles(&samples.cpu, &name, count)?,
-                    gpu_ms: (!samples.gpu.is_empty())
-                        .then(|| percentiles(&samples.gpu, &name, count))
-                        .transpose()?,
-                    shadow_gpu_ms: (!samples.shadow_gpu.is_empty())
-                        .then(|| percentiles(&samples.shadow_gpu, &name, count))
-                        .transpose()?,
-                    technique_gpu_ms: (!samples.technique_gpu.is_empty())
-                        .then(|| percentiles(&samples.technique_gpu, &name, count))
-                        .transpose()?,
-                    resolve_gpu_ms: (!samples.resolve_gpu.is_empty())
-                        .then(|| percentiles(&samples.resolve_gpu, &name, count))
-                        .transpose()?,
-                    aa: targets.aa.label().to_owned(),
-                    velocity: renderer.targets.has_velocity(),
-                    aa_baseline: matches!(mode, Mode::AaBaseline(..)),
-                    pass_instances: pass.map(|p| p.instances),
-                    pass_vertices: pass.map(|p| p.vertices),
-                    wall_ms: percentiles(&samples.wall, &name, count)?,
-                    technique_cpu_ms: percentiles(&samples.technique_cpu, &name, count)?,
-                    behaviour_cpu_ms: percentiles(&samples.behaviour_cpu, &name, count)?,
-                    upload_bytes_per_frame: samples.upload_bytes / u64::from(args.frames.max(1)),
-                    gpu_memory_bytes: costs.gpu_memory_bytes,
-                    visible: drew.visible_total(),
-                    triangles: drew.triangles_total(),
-                    unculled: mode == Mode::Unculled,
-                    far_field_off: mode == Mode::FarFieldOff,
-                    occlusion_off: mode == Mode::OcclusionOff,
-                    occluded: drew.occluded,
-                    after_cut_wall_ms: after_cut,
-                    visible_per_level: drew.visible[..drew.levels as usize].to_vec(),
-                    impostors: drew.impostors(),
-                    shadow_casters: cascades
-                        .iter()
-                        .map(|c| c.map_or(0, |c| c.visible_total()))
-                        .collect(),
-                    shadow_triangles: cascades
-                        .iter()
-                        .map(|c| c.map_or(0, |c| c.triangles_total()))
-                        .collect(),
-                };
-                last[ti] = Some((result.drawn, result.wall_ms.p50, costs.cap));
                 report.results.push(result);
                 save_partial(&mut report, args);
             }
@@ -464,6 +345,29 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
     renderer.set_target_options(config.targets)?;
     report.compute_ratios();
     Ok(report)
+}
+
+/// The run's settings, and with --compare-culling the same with culling
+/// and LOD off, with --compare-far-field the same without the far field,
+/// and so on: one measurement each.
+fn modes(args: &BenchArgs) -> Vec<Mode> {
+    let mut modes = vec![Mode::Run];
+    if args.compare_separate {
+        modes.push(Mode::Separate);
+    }
+    if args.compare_culling {
+        modes.push(Mode::Unculled);
+    }
+    if args.compare_far_field {
+        modes.push(Mode::FarFieldOff);
+    }
+    if args.compare_occlusion {
+        modes.push(Mode::OcclusionOff);
+    }
+    if args.compare_aa {
+        modes.extend(mode::AA_BASELINES);
+    }
+    modes
 }
 
 /// Writes what was measured so far to `--json` and `--csv`, so that a run

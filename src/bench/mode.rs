@@ -1,5 +1,5 @@
 //! The settings a measurement runs with: the run's own, or a comparison's
-//! baseline (`--compare-culling`, `--compare-far-field`,
+//! baseline (`--compare-separate`, `--compare-culling`, `--compare-far-field`,
 //! `--compare-occlusion`, `--compare-aa`).
 
 use crate::crowd::cull::CullSettings;
@@ -12,6 +12,9 @@ use crate::render::targets::TargetOptions;
 pub(super) enum Mode {
     /// The run's own.
     Run,
+    /// A scene's models, each drawn by its own renderer
+    /// (`--compare-separate`), with the run's settings.
+    Separate,
     /// Culling and LOD off (`--compare-culling`).
     Unculled,
     /// The far field off (`--compare-far-field`).
@@ -34,7 +37,7 @@ pub(super) const AA_BASELINES: [Mode; 3] = [
 impl Mode {
     pub(super) fn cull(self, run: CullSettings) -> CullSettings {
         match self {
-            Mode::Run | Mode::AaBaseline(..) => run,
+            Mode::Run | Mode::Separate | Mode::AaBaseline(..) => run,
             Mode::Unculled => CullSettings {
                 culling: false,
                 lod: false,
@@ -65,6 +68,7 @@ impl Mode {
     pub(super) fn suffix(self) -> &'static str {
         match self {
             Mode::Run => "",
+            Mode::Separate => " (separate renderers)",
             Mode::Unculled => " (culling and LOD off)",
             Mode::FarFieldOff => " (far field off)",
             Mode::OcclusionOff => " (occlusion off)",

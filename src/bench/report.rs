@@ -58,6 +58,19 @@ pub struct ModelReport {
     /// The VAT's texel precision: f16, f32 or packed.
     pub precision: String,
     pub bake_ms: f64,
+    /// Its instances in a scene of several models (`null`: the one model,
+    /// at each count).
+    #[serde(default)]
+    pub count: Option<u32>,
+}
+
+/// What one model of a scene drew in a result's last measured frame.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ModelDraws {
+    pub name: String,
+    pub count: u32,
+    pub visible: u32,
+    pub triangles: u64,
 }
 
 /// One (technique, count) measurement.
@@ -157,12 +170,27 @@ pub struct RunResult {
     /// The TAA resolve's GPU time (with --aa taa).
     #[serde(default)]
     pub resolve_gpu_ms: Option<Percentiles>,
+    /// The crowd's draw calls in the last measured frame, every pass
+    /// together (scene, shadow cascades, impostors).
+    #[serde(default)]
+    pub draw_calls: u32,
+    /// Per model of a scene (one model: one entry), what it drew.
+    #[serde(default)]
+    pub per_model: Vec<ModelDraws>,
+    /// The baseline of `--compare-separate`: each model of the scene drawn
+    /// by its own renderer, all into one frame.
+    #[serde(default)]
+    pub separate: bool,
 }
 
 impl RunResult {
     /// True for a baseline of a comparison (not the run's own settings).
     pub fn baseline(&self) -> bool {
-        self.unculled || self.far_field_off || self.occlusion_off || self.aa_baseline
+        self.unculled
+            || self.far_field_off
+            || self.occlusion_off
+            || self.aa_baseline
+            || self.separate
     }
 
     /// Every cascade's casters together.
@@ -261,6 +289,11 @@ pub struct Ratios {
     /// without it (what the motion vectors cost).
     #[serde(default)]
     pub velocity_over_off: Vec<CullRatio>,
+    /// With `--compare-separate`: the scene of several models ÷ its models
+    /// drawn by separate renderers into one frame (below 1: the one crowd
+    /// saves).
+    #[serde(default)]
+    pub scene_over_separate: Vec<CullRatio>,
 }
 
 /// The far field's settings and the impostor atlas of a run.
@@ -294,7 +327,12 @@ pub struct Skipped {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BenchReport {
     pub adapter: AdapterReport,
+    /// The model; for a scene of several, their sum (names joined, the
+    /// most joints) with each in `models`.
     pub model: ModelReport,
+    /// A scene's models, each with its count (empty for one model).
+    #[serde(default)]
+    pub models: Vec<ModelReport>,
     pub size: [u32; 2],
     /// Culling, LOD and the LOD pixel budget the run used.
     #[serde(default)]
@@ -386,6 +424,7 @@ impl BenchReport {
             aa_over_msaa: self.over_baseline(|r| r.aa_baseline && r.aa == "msaa"),
             aa_over_off: self.over_baseline(|r| r.aa_baseline && r.aa == "off" && !r.velocity),
             velocity_over_off: self.velocity_over_off(),
+            scene_over_separate: self.over_baseline(|r| r.separate),
         };
     }
 

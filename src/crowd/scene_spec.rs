@@ -38,6 +38,14 @@ pub enum SceneSpecError {
     TooMany { total: u64, max: u32 },
     #[error("--count {count} is not used: every --model has its own count (drop --count)")]
     CountUnused { count: u64 },
+    #[error(
+        "--counts and a count in --model do not go together: give one model --counts, or each model of a scene its count (MODEL:COUNT)"
+    )]
+    CountsWithScene,
+    #[error(
+        "--compare-separate compares a scene of several models with each drawn alone: give --model more than once"
+    )]
+    SeparateNeedsScene,
 }
 
 /// One model of the scene and how many of it.

@@ -91,6 +91,8 @@ impl Renderer {
         };
         s.visible[0] = drawn;
         s.triangles[0] = drawn as u64 * (self.model.index_count / 3) as u64;
+        s.model_visible[0] = s.visible[0];
+        s.model_triangles[0] = s.triangles[0];
         s
     }
 

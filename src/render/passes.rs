@@ -34,6 +34,8 @@ struct Frame {
     cull_count: u32,
     behaviour_s: f64,
     cpu_s: f64,
+    /// The crowd's draw calls recorded so far.
+    draw_calls: u32,
 }
 
 /// A [`FrameContext`] over the renderer's fields (a macro, so the borrow
@@ -147,6 +149,7 @@ impl Renderer {
             cull_count: if self.hide_crowd { 0 } else { prepared.drawn },
             behaviour_s,
             cpu_s: started.elapsed().as_secs_f64(),
+            draw_calls: 0,
         })
     }
 
@@ -223,7 +226,7 @@ impl Renderer {
     fn draw_shadows(&mut self, encoder: &mut wgpu::CommandEncoder, frame: &mut Frame) {
         let started = Instant::now();
         let ctx = frame_context!(self, &frame.uniform);
-        self.shadows.draw(
+        frame.draw_calls += self.shadows.draw(
             &ctx,
             encoder,
             self.technique.as_ref(),
@@ -362,9 +365,11 @@ impl Renderer {
             if let Some(draw) = draw {
                 self.technique
                     .draw(&mut pass, &self.model, &draw, CrowdPass::Scene);
+                frame.draw_calls += draw.calls();
             }
             if let (Some(pass_impostors), Some(draw)) = (&self.impostors, impostors) {
                 pass_impostors.draw(&mut pass, &draw);
+                frame.draw_calls += 1;
             }
         }
         frame.cpu_s += started.elapsed().as_secs_f64();
@@ -414,6 +419,7 @@ impl Renderer {
             upload_bytes: frame.upload_bytes,
             drawn: frame.drawn,
             requested: self.crowd.count(),
+            draw_calls: frame.draw_calls,
             ..self.costs
         };
         if let Some(t) = &self.timer

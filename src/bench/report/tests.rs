@@ -43,6 +43,9 @@ fn result(technique: &str, count: u32, cpu: f64, wall: f64, gpu: Option<f64>) ->
         velocity: false,
         aa_baseline: false,
         resolve_gpu_ms: None,
+        draw_calls: 1,
+        per_model: Vec::new(),
+        separate: false,
     }
 }
 
@@ -63,7 +66,9 @@ fn report(results: Vec<RunResult>) -> BenchReport {
             vat_bytes: 1,
             precision: "f16".into(),
             bake_ms: 1.0,
+            count: None,
         },
+        models: Vec::new(),
         size: [64, 64],
         culling: true,
         lod: true,
@@ -189,4 +194,55 @@ fn gpu_ratios_add_the_shadow_and_own_passes() {
     let r = report(vec![vat, computed]);
     let ratio = &r.ratios.compute_skinning_over_vat[0];
     assert_eq!(ratio.gpu_ms, Some(1.0), "(2 + 1 + 3) ÷ (4 + 2)");
+}
+
+#[test]
+fn a_scene_reports_per_model_and_over_its_separate_renderers() {
+    let draws = |v: [u32; 2]| {
+        ["horse", "bird"]
+            .iter()
+            .zip(v)
+            .map(|(n, visible)| ModelDraws {
+                name: n.to_string(),
+                count: 60,
+                visible,
+                triangles: visible as u64 * 100,
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut scene = result("vat", 120, 2.0, 10.0, Some(4.0));
+    scene.per_model = draws([50, 40]);
+    scene.draw_calls = 3;
+    let mut separate = result("vat", 120, 4.0, 20.0, Some(5.0));
+    separate.per_model = draws([50, 40]);
+    separate.draw_calls = 6;
+    separate.separate = true;
+    let mut r = report(vec![scene, separate]);
+    r.models = vec![r.model.clone(), r.model.clone()];
+    r.compute_ratios();
+    let ratio = &r.ratios.scene_over_separate;
+    assert_eq!(ratio.len(), 1);
+    assert_eq!(ratio[0].wall_ms, Some(0.5));
+    assert_eq!(ratio[0].cpu_ms, Some(0.5));
+    // The ratios of the techniques compare the scene's own results only.
+    assert!(r.find("vat", 120).is_some_and(|f| !f.separate));
+    let text = r.text();
+    assert!(text.contains("vat (separate)"), "{text}");
+    assert!(
+        text.contains("3 draw calls; drawn per model: horse 50/60"),
+        "{text}"
+    );
+    assert!(text.contains("one scene ÷ separate renderers"), "{text}");
+    let csv = r.csv();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    assert!(rows.iter().all(|row| row.len() == header.len()));
+    assert_eq!(rows[1][col("settings")], "separate");
+    assert_eq!(rows[1][col("draw_calls")], "6");
+    assert_eq!(rows[0][col("visible_per_model")], "horse:50;bird:40");
 }

@@ -28,6 +28,20 @@ impl BenchReport {
             self.frames,
             self.warmup
         );
+        for m in &self.models {
+            let _ = writeln!(
+                s,
+                "  {} ×{} ({} vertices, {} triangles, {} joints, {} clips, VAT {:.1} MiB, baked in {:.0} ms)",
+                m.name,
+                m.count.unwrap_or(0),
+                m.vertices,
+                m.triangles,
+                m.joints,
+                m.clips,
+                m.vat_bytes as f64 / MIB,
+                m.bake_ms
+            );
+        }
         let _ = writeln!(
             s,
             "culling {}, LOD {} ({} px), shadows {}, occlusion culling {}, anti-aliasing {}",
@@ -89,6 +103,8 @@ impl BenchReport {
                     format!("{} (no far)", r.technique)
                 } else if r.occlusion_off {
                     format!("{} (no occl)", r.technique)
+                } else if r.separate {
+                    format!("{} (separate)", r.technique)
                 } else if r.aa_baseline {
                     format!(
                         "{} ({}{})",
@@ -152,6 +168,32 @@ impl BenchReport {
                 );
             }
         }
+        if !self.models.is_empty() {
+            for r in &self.results {
+                let models: Vec<String> = r
+                    .per_model
+                    .iter()
+                    .map(|m| {
+                        format!(
+                            "{} {}/{} ({} triangles)",
+                            m.name,
+                            m.visible,
+                            m.count,
+                            crate::cli::short_count(m.triangles)
+                        )
+                    })
+                    .collect();
+                let _ = writeln!(
+                    s,
+                    "{}{} at {:>7}: {} draw calls; drawn per model: {}",
+                    r.technique,
+                    if r.separate { " (separate)" } else { "" },
+                    r.count,
+                    r.draw_calls,
+                    models.join(", ")
+                );
+            }
+        }
         let rs = &self.ratios;
         for (title, list) in [
             ("live skinning ÷ VAT", &rs.skinning_over_vat),
@@ -183,6 +225,7 @@ impl BenchReport {
             ("anti-aliasing ÷ 4x MSAA", &rs.aa_over_msaa),
             ("anti-aliasing ÷ none", &rs.aa_over_off),
             ("velocity target ÷ none", &rs.velocity_over_off),
+            ("one scene ÷ separate renderers", &rs.scene_over_separate),
         ] {
             for r in list {
                 let _ = writeln!(
@@ -240,7 +283,7 @@ impl BenchReport {
     /// One CSV row per result, with a header.
     pub fn csv(&self) -> String {
         let mut s = String::from(
-            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms\n",
+            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model\n",
         );
         let cells = |p: Option<&Percentiles>| match p {
             Some(p) => format!("{:.4},{:.4},{:.4}", p.p50, p.p90, p.p99),
@@ -249,7 +292,7 @@ impl BenchReport {
         for r in &self.results {
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 r.technique,
                 r.count,
                 r.drawn,
@@ -273,6 +316,8 @@ impl BenchReport {
                     "occlusion-off"
                 } else if r.aa_baseline {
                     "aa-baseline"
+                } else if r.separate {
+                    "separate"
                 } else {
                     "run"
                 },
@@ -285,7 +330,10 @@ impl BenchReport {
                 r.occluded,
                 r.aa,
                 r.velocity,
-                cells(r.resolve_gpu_ms.as_ref())
+                cells(r.resolve_gpu_ms.as_ref()),
+                r.draw_calls,
+                named(&r.per_model, |m| m.visible.to_string()),
+                named(&r.per_model, |m| m.triangles.to_string())
             );
         }
         s
@@ -328,4 +376,13 @@ fn bytes(b: u64) -> String {
 /// Numbers joined by `;` (one CSV cell).
 fn join<T: ToString>(v: &[T]) -> String {
     v.iter().map(T::to_string).collect::<Vec<_>>().join(";")
+}
+
+/// `name:value` per model, joined by `;` (one CSV cell).
+fn named(models: &[super::ModelDraws], value: impl Fn(&super::ModelDraws) -> String) -> String {
+    models
+        .iter()
+        .map(|m| format!("{}:{}", m.name, value(m)))
+        .collect::<Vec<_>>()
+        .join(";")
 }

@@ -3,6 +3,7 @@
 
 use super::regions::RegionLayout;
 use crate::crowd::cull::{MAX_LEVELS, MAX_REGIONS};
+use crate::crowd::scene::MAX_SCENE_MODELS;
 use crate::render::mapped::MappedCopy;
 use crate::render::techniques::ARGS_WORDS;
 
@@ -26,6 +27,12 @@ pub struct CullStats {
     /// Instances in the view that occlusion culling did not draw (hidden
     /// behind nearer ones by the depth pyramid); 0 without it.
     pub occluded: u32,
+    /// Instances drawn of each model of a scene (its mesh levels and
+    /// impostors together; one model: the first entry), in the scene's
+    /// order.
+    pub model_visible: [u32; MAX_SCENE_MODELS],
+    /// Triangles drawn of each model of a scene.
+    pub model_triangles: [u64; MAX_SCENE_MODELS],
 }
 
 impl CullStats {
@@ -61,15 +68,18 @@ impl CullStats {
         let args = |r: u32| words.get(r as usize * ARGS_WORDS..(r as usize + 1) * ARGS_WORDS);
         for (m, &levels) in layout.levels.iter().enumerate() {
             let first = layout.first_region(m);
-            for l in 0..(levels as usize).min(MAX_LEVELS) {
-                if let Some(a) = args(first + l as u32) {
-                    s.visible[l] += a[1];
-                    s.triangles[l] += a[1] as u64 * (a[0] / 3) as u64;
+            let regions = (0..(levels as usize).min(MAX_LEVELS))
+                .map(|l| (l, first + l as u32))
+                .chain([(longest, layout.impostor_region(m))]);
+            for (at, region) in regions {
+                let Some(a) = args(region) else { continue };
+                let triangles = a[1] as u64 * (a[0] / 3) as u64;
+                s.visible[at] += a[1];
+                s.triangles[at] += triangles;
+                if m < MAX_SCENE_MODELS {
+                    s.model_visible[m] += a[1];
+                    s.model_triangles[m] += triangles;
                 }
-            }
-            if let Some(a) = args(layout.impostor_region(m)) {
-                s.visible[longest] += a[1];
-                s.triangles[longest] += a[1] as u64 * (a[0] / 3) as u64;
             }
         }
         s.occluded = words
@@ -85,6 +95,10 @@ impl CullStats {
         for r in 0..MAX_REGIONS {
             self.visible[r] += late.visible[r];
             self.triangles[r] += late.triangles[r];
+        }
+        for m in 0..MAX_SCENE_MODELS {
+            self.model_visible[m] += late.model_visible[m];
+            self.model_triangles[m] += late.model_triangles[m];
         }
         self.occluded = late.occluded;
         self

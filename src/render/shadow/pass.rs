@@ -124,6 +124,7 @@ impl ShadowMaps {
 
     /// Records the frame's shadow passes (before the scene pass): each
     /// cascade's casters from its cull output, through the technique's pose.
+    /// Returns the crowd's draw calls recorded.
     pub fn draw(
         &self,
         ctx: &FrameContext<'_>,
@@ -132,10 +133,11 @@ impl ShadowMaps {
         culler: &Culler,
         impostors: Option<&ImpostorPass>,
         count: u32,
-    ) {
+    ) -> u32 {
         if !self.settings.enabled {
-            return;
+            return 0;
         }
+        let mut calls = 0;
         let n = self.maps.count as usize;
         let timer = self.timer.as_ref().filter(|t| t.ready());
         for i in 0..n {
@@ -159,15 +161,18 @@ impl ShadowMaps {
                 pass.set_bind_group(0, &self.caster_groups[i], &[]);
                 let draw = culler.draw_target(&self.targets[i], count);
                 technique.draw(&mut pass, ctx.model, &draw, CrowdPass::Shadow);
+                calls += draw.calls();
                 if let (Some(impostors), Some(draw)) =
                     (impostors, culler.target_impostor_draw(&self.targets[i]))
                 {
                     impostors.draw_shadow(&mut pass, &draw);
+                    calls += 1;
                 }
             }
         }
         if let Some(t) = timer {
             t.resolve(encoder);
         }
+        calls
     }
 }

@@ -166,6 +166,10 @@ pub struct TechniqueCosts {
     pub cap: Option<u32>,
     /// The model has morph targets and this technique does not apply them.
     pub morphs_ignored: bool,
+    /// Draw calls of the crowd the last frame recorded, every pass
+    /// together (the scene's, each shadow cascade's, the impostors'); the
+    /// technique's own compute dispatches are not draws.
+    pub draw_calls: u32,
 }
 
 impl TechniqueCosts {

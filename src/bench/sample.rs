@@ -1,0 +1,179 @@
+//! One measurement: the warm-up and measured frames of a run's renderers
+//! (one, or a scene's models drawn by separate renderers), their samples,
+//! and what the last frame drew, as a [`RunResult`].
+
+use super::frame::{Frame, sum_some};
+use super::report::{ModelDraws, RunResult};
+use super::stats::Percentiles;
+use super::{BenchError, percentiles};
+use crate::render::{CullStats, Renderer};
+use indicatif::ProgressBar;
+
+/// Per-frame samples of one run: times in milliseconds, uploads in bytes.
+#[derive(Default)]
+struct Samples {
+    cpu: Vec<f64>,
+    gpu: Vec<f64>,
+    shadow_gpu: Vec<f64>,
+    technique_gpu: Vec<f64>,
+    resolve_gpu: Vec<f64>,
+    wall: Vec<f64>,
+    technique_cpu: Vec<f64>,
+    behaviour_cpu: Vec<f64>,
+    upload_bytes: u64,
+}
+
+/// What a run measures and how its result is labelled.
+pub(super) struct Run<'a> {
+    pub technique: &'a str,
+    pub count: u32,
+    pub warmup: u32,
+    pub frames: u32,
+    /// Each model's name and count, in the scene's order (one model: one).
+    pub models: &'a [(String, u32)],
+}
+
+impl Run<'_> {
+    fn percentiles(&self, samples: &[f64]) -> Result<Percentiles, BenchError> {
+        percentiles(samples, self.technique, self.count)
+    }
+
+    fn optional(&self, samples: &[f64]) -> Result<Option<Percentiles>, BenchError> {
+        (!samples.is_empty())
+            .then(|| self.percentiles(samples))
+            .transpose()
+    }
+
+    /// Renders the warm-up and measured frames with `renderers` (every one
+    /// each frame) and returns the result; the caller sets which
+    /// comparison's baseline it is.
+    pub fn measure(
+        &self,
+        renderers: &mut [Renderer],
+        frame: &Frame<'_>,
+        bar: &ProgressBar,
+    ) -> Result<RunResult, BenchError> {
+        let mut samples = Samples::default();
+        for i in 0..self.warmup + self.frames {
+            let times = frame.render(renderers, i)?;
+            if i >= self.warmup {
+                let costs: Vec<_> = renderers.iter().map(Renderer::costs).collect();
+                samples.cpu.push(times.cpu);
+                samples.wall.push(times.wall);
+                samples.gpu.extend(times.gpu);
+                samples
+                    .shadow_gpu
+                    .extend(sum_some(renderers, Renderer::shadow_gpu_ms));
+                samples
+                    .resolve_gpu
+                    .extend(sum_some(renderers, Renderer::resolve_gpu_ms));
+                samples.technique_gpu.extend(sum_some(renderers, |r| {
+                    r.costs().pass.and_then(|p| p.gpu_ms)
+                }));
+                samples
+                    .technique_cpu
+                    .push(costs.iter().map(|c| f64::from(c.cpu_ms)).sum());
+                samples
+                    .behaviour_cpu
+                    .push(costs.iter().map(|c| f64::from(c.behaviour_ms)).sum());
+                samples.upload_bytes += costs.iter().map(|c| c.upload_bytes).sum::<u64>();
+            }
+            bar.inc(1);
+        }
+        let first = &renderers[0];
+        let costs: Vec<_> = renderers.iter().map(Renderer::costs).collect();
+        let (targets, velocity) = (first.targets.options, first.targets.has_velocity());
+        let drew: Vec<CullStats> = renderers
+            .iter_mut()
+            .map(Renderer::wait_for_cull_stats)
+            .collect();
+        let cascades: Vec<Vec<Option<CullStats>>> =
+            renderers.iter().map(Renderer::shadow_stats).collect();
+        let passes: Vec<_> = renderers
+            .iter_mut()
+            .map(Renderer::wait_for_pass_stats)
+            .collect();
+        let after_cut = if renderers.iter().all(|r| r.culler().occlusion_active()) {
+            frame.after_cut(renderers, self.warmup + self.frames)?
+        } else {
+            Vec::new()
+        };
+        let per_cascade = |f: &dyn Fn(&CullStats) -> u64| {
+            let n = cascades.iter().map(Vec::len).max().unwrap_or(0);
+            (0..n)
+                .map(|c| {
+                    cascades
+                        .iter()
+                        .filter_map(|r| r.get(c).copied().flatten())
+                        .map(|s| f(&s))
+                        .sum::<u64>()
+                })
+                .collect::<Vec<u64>>()
+        };
+        let levels = drew.iter().map(|d| d.levels).max().unwrap_or(1) as usize;
+        let frames = u64::from(self.frames.max(1));
+        Ok(RunResult {
+            technique: self.technique.into(),
+            count: self.count,
+            drawn: costs.iter().map(|c| c.drawn).sum(),
+            cap: costs[0].cap,
+            morphs_ignored: costs.iter().any(|c| c.morphs_ignored),
+            frames: self.frames,
+            cpu_ms: self.percentiles(&samples.cpu)?,
+            gpu_ms: self.optional(&samples.gpu)?,
+            shadow_gpu_ms: self.optional(&samples.shadow_gpu)?,
+            technique_gpu_ms: self.optional(&samples.technique_gpu)?,
+            resolve_gpu_ms: self.optional(&samples.resolve_gpu)?,
+            aa: targets.aa.label().to_owned(),
+            velocity,
+            aa_baseline: false,
+            pass_instances: passes.iter().map(|p| p.map(|p| p.instances)).sum(),
+            pass_vertices: passes.iter().map(|p| p.map(|p| p.vertices)).sum(),
+            wall_ms: self.percentiles(&samples.wall)?,
+            technique_cpu_ms: self.percentiles(&samples.technique_cpu)?,
+            behaviour_cpu_ms: self.percentiles(&samples.behaviour_cpu)?,
+            upload_bytes_per_frame: samples.upload_bytes / frames,
+            gpu_memory_bytes: costs.iter().map(|c| c.gpu_memory_bytes).sum(),
+            visible: drew.iter().map(CullStats::visible_total).sum(),
+            triangles: drew.iter().map(CullStats::triangles_total).sum(),
+            unculled: false,
+            far_field_off: false,
+            occlusion_off: false,
+            separate: false,
+            occluded: drew.iter().map(|d| d.occluded).sum(),
+            after_cut_wall_ms: after_cut,
+            visible_per_level: (0..levels)
+                .map(|l| drew.iter().map(|d| d.visible[l]).sum())
+                .collect(),
+            impostors: drew.iter().map(CullStats::impostors).sum(),
+            shadow_casters: per_cascade(&|c| c.visible_total() as u64)
+                .into_iter()
+                .map(|c| c as u32)
+                .collect(),
+            shadow_triangles: per_cascade(&CullStats::triangles_total),
+            draw_calls: costs.iter().map(|c| c.draw_calls).sum(),
+            per_model: self.per_model(&drew),
+        })
+    }
+
+    /// Each model's draws: one renderer's per-model counts (a scene, or
+    /// one model), or each separate renderer's whole.
+    fn per_model(&self, drew: &[CullStats]) -> Vec<ModelDraws> {
+        self.models
+            .iter()
+            .enumerate()
+            .map(|(m, (name, count))| {
+                let (visible, triangles) = match drew {
+                    [one] => (one.model_visible[m], one.model_triangles[m]),
+                    several => (several[m].visible_total(), several[m].triangles_total()),
+                };
+                ModelDraws {
+                    name: name.clone(),
+                    count: *count,
+                    visible,
+                    triangles,
+                }
+            })
+            .collect()
+    }
+}
