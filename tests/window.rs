@@ -129,3 +129,67 @@ fn window_shows_a_scene_and_rebuilds_it() {
     );
     assert!(log.contains("rendered 10 frames"), "{log}");
 }
+
+/// The panel's scene list applied (`--test-scene` goes through the same
+/// Apply): the scene is rebuilt as listed, a corrupt file named and left
+/// out while the others run, and a device
+/// lost afterwards rebuilds the new scene.
+#[test]
+fn window_applies_a_new_scene_list() {
+    if !common::have_display() {
+        return;
+    }
+    let Some(deer) = common::shared_model("QuaterniusDeer.gltf") else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("stampede-window-scene-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let corrupt = dir.join("corrupt.glb");
+    std::fs::write(&corrupt, b"glTF not really").expect("write");
+    let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
+        .args([
+            "--model",
+            "horse:40",
+            "--model",
+            "bird:30",
+            "--frames",
+            "10",
+            "--size",
+            "320x200",
+            "--fps",
+            "15",
+            "--lose-device-at",
+            "6",
+        ])
+        .args(["--test-scene", "bird:20"])
+        .arg("--test-scene")
+        .arg(format!("{}:10", deer.display()))
+        .arg("--test-scene")
+        .arg(format!("{}:5", corrupt.display()))
+        .env("RUST_LOG", "info,wgpu_hal=error,wgpu_core=warn,naga=error")
+        .output()
+        .expect("run the stampede binary");
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "stampede exited with {}:\n{log}",
+        output.status
+    );
+    assert!(!log.contains("panicked"), "a panic:\n{log}");
+    assert!(
+        log.contains("a scene of 2 models: horse ×40, bird ×30"),
+        "{log}"
+    );
+    let left_out = format!("left out of the scene: {}", corrupt.display());
+    assert!(log.contains(&left_out), "the corrupt file is named:\n{log}");
+    let new_scene = log
+        .lines()
+        .filter(|l| l.contains("a scene of 2 models: bird ×20, ") && l.contains(" ×10"))
+        .count();
+    assert_eq!(
+        new_scene, 2,
+        "the new list, then again after the rebuild:\n{log}"
+    );
+    assert!(log.contains("rendered 10 frames"), "{log}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

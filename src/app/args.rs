@@ -106,6 +106,10 @@ pub struct ViewerArgs {
     /// Save the view as F12 does at frame 3 (window test).
     #[arg(long, hide = true)]
     pub test_save_view: bool,
+    /// At frame 3, apply this scene list (MODEL:COUNT, repeatable) as the
+    /// panel's Apply does (window test).
+    #[arg(long, hide = true)]
+    pub test_scene: Vec<String>,
     /// Destroy the GPU device after this many frames, to exercise the
     /// rebuild (window test).
     #[arg(long, hide = true)]
@@ -142,6 +146,7 @@ impl Default for ViewerArgs {
             resize_test: false,
             test_drop: None,
             test_save_view: false,
+            test_scene: Vec::new(),
             lose_device_at: None,
             measure_all: false,
         }

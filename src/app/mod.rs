@@ -9,6 +9,7 @@ pub mod measure;
 mod model_ui;
 pub mod occlusion_ui;
 pub mod recent;
+mod scene_ui;
 pub mod shadow_ui;
 mod ui;
 #[cfg(test)]

@@ -39,6 +39,8 @@ pub struct UiState {
     pub targets: crate::render::targets::TargetOptions,
     /// Motion blur (with TAA).
     pub motion_blur: bool,
+    /// The scene's model list as the panel edits it.
+    pub scene: super::scene_ui::SceneEdit,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,12 +81,16 @@ pub struct Stats<'a> {
     pub aa: super::aa_ui::AaView,
     /// The herd's schedule or the flock chooses the clips (behaviour on).
     pub behaviour_chooses_clips: bool,
+    /// The models drawn now, each with its count.
+    pub scene: &'a [super::scene_ui::SceneRow],
 }
 
 /// Actions that need more than a field change.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
     LoadModel,
+    /// Rebuild the crowd as the scene's draft lists.
+    ApplyScene,
     FrameCrowd,
     ResetCamera,
     MeasureAll,
@@ -125,6 +131,9 @@ pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> (Vec<
             if picked.motion_changed || picked.file.is_some() {
                 actions.push(Action::LoadModel);
             }
+            if super::scene_ui::scene_section(ui, &mut state.scene, stats.scene) {
+                actions.push(Action::ApplyScene);
+            }
             if let Some(msg) = stats.message {
                 ui.colored_label(egui::Color32::from_rgb(240, 120, 90), msg);
             }
@@ -141,12 +150,19 @@ pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> (Vec<
             });
             ui.separator();
 
-            ui.label("Instances");
-            ui.add(egui::Slider::new(&mut state.count, 1..=MAX_INSTANCES).logarithmic(true));
-            ui.horizontal(|ui| {
-                ui.add(egui::DragValue::new(&mut state.count).range(1..=MAX_INSTANCES).speed(10.0));
-                ui.label(format!("buffer {} ({} allocations)", stats.capacity, stats.allocations));
-            });
+            if stats.scene.len() > 1 {
+                ui.label(format!(
+                    "Instances {} (each model's count under Scene)",
+                    super::scene_ui::total(stats.scene)
+                ));
+            } else {
+                ui.label("Instances");
+                ui.add(egui::Slider::new(&mut state.count, 1..=MAX_INSTANCES).logarithmic(true));
+                ui.horizontal(|ui| {
+                    ui.add(egui::DragValue::new(&mut state.count).range(1..=MAX_INSTANCES).speed(10.0));
+                    ui.label(format!("buffer {} ({} allocations)", stats.capacity, stats.allocations));
+                });
+            }
 
             ui.separator();
             // The comparison the panel exists for, above the fold: the

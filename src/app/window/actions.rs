@@ -24,6 +24,17 @@ impl Running {
                 }
             }
             Action::ResetCamera => self.camera = self.renderer.camera_at(self.scene_time, 1.0),
+            Action::ApplyScene => {
+                let Some(rows) = self.ui.scene.draft.take() else {
+                    return;
+                };
+                if let Err(e) = self.apply_scene(&rows) {
+                    log::warn!("could not build the scene: {e:#}");
+                    self.message = Some(format!("{e:#}"));
+                    // The draft stays for another try.
+                    self.ui.scene.draft = Some(rows);
+                }
+            }
             Action::MeasureAll => {
                 let first = self.measure.start(self.renderer.technique_kind());
                 self.switch(first);
@@ -86,6 +97,21 @@ impl Running {
         }
     }
 
+    /// After a new renderer of new models: the panel's technique on it
+    /// (a refusal is the message), the clip, count and motion of what
+    /// loaded, the opening view.
+    pub(super) fn finish_rebuild(&mut self) {
+        self.renderer.post.show_motion = self.ui.targets.velocity;
+        self.parity = None;
+        self.flock_goal = None;
+        let technique = self.ui.technique;
+        self.switch(technique);
+        self.ui.clip = self.prepared.clip;
+        self.ui.count = self.renderer.crowd.count();
+        self.motion = self.ui.motion;
+        self.camera = self.renderer.camera_at(self.scene_time, 1.0);
+    }
+
     /// Replaces the model: bake, new renderer, same count and seed.
     pub(super) fn load(&mut self, choice: ModelChoice) -> anyhow::Result<()> {
         let prepared = load_with(
@@ -113,16 +139,9 @@ impl Running {
         self.renderer = Renderer::new(self.gpu.clone(), &prepared.model, &prepared.vat, &config)?;
         // One model replaces the scene.
         self.scene_rest.clear();
-        self.renderer.post.show_motion = self.ui.targets.velocity;
-        self.parity = None;
-        self.flock_goal = None;
-        let technique = self.ui.technique;
-        self.switch(technique);
-        self.ui.clip = prepared.clip;
         self.prepared = prepared;
-        self.motion = self.ui.motion;
-        self.camera = self.renderer.camera_at(self.scene_time, 1.0);
         self.message = None;
+        self.finish_rebuild();
         self.window
             .set_title(&format!("Stampede — {}", self.prepared.model.name()));
         log::info!("loaded {}", self.prepared.choice.label());

@@ -82,6 +82,29 @@ impl Running {
             ));
             return;
         }
+        // Into a scene of several models, a dropped model is added to the
+        // list (Apply builds it); with one model it replaces it.
+        if !self.scene_rest.is_empty() {
+            let mut rows = self
+                .ui
+                .scene
+                .draft
+                .take()
+                .unwrap_or_else(|| self.scene_rows());
+            let choice = crate::crowd::setup::ModelChoice::File(path.to_owned());
+            if !rows.iter().any(|r| r.choice == choice) {
+                rows.push(crate::app::scene_ui::SceneRow {
+                    choice,
+                    count: self.ui.scene.add_count,
+                });
+            }
+            self.ui.scene.draft = Some(rows);
+            self.message = Some(format!(
+                "{}: added to the scene's list; Apply builds it",
+                path.display()
+            ));
+            return;
+        }
         self.ui.model = ModelPick::File;
         self.ui.file_path = path.display().to_string();
         self.apply(Action::LoadModel);

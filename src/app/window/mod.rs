@@ -4,6 +4,7 @@ mod actions;
 mod capture;
 mod recover;
 mod redraw;
+mod scene;
 
 use super::ViewerArgs;
 use super::measure::MeasureAll;
@@ -169,6 +170,9 @@ impl ApplicationHandler for App {
                         self.window_event(event_loop, _id, WindowEvent::DroppedFile(path));
                     }
                     let Some(r) = &mut self.running else { return };
+                    if !self.args.test_scene.is_empty() {
+                        r.test_scene(&self.args.test_scene);
+                    }
                     if self.args.test_save_view
                         && let Err(e) = r.save_view()
                     {
@@ -388,6 +392,7 @@ impl Running {
             shadows: args.shadows.settings(),
             targets: args.aa.targets(),
             motion_blur: args.aa.motion_blur,
+            scene: Default::default(),
         };
         Ok(Self {
             motion: args.motion,

@@ -94,7 +94,9 @@ impl Running {
         let raw_input = self.egui_state.take_egui_input(&self.window);
         let before = self.ui.clone();
         let mut actions = Vec::new();
+        let scene = self.scene_rows();
         let stats = ui::Stats {
+            scene: &scene,
             adapter: &self.gpu.description(),
             frame_ms: &self.frame_ms,
             cpu_ms: self.cpu_ms,

@@ -1,0 +1,182 @@
+//! The panel's scene list applied to the running viewer: the models drawn
+//! now as rows, and a new list built into a new renderer. Models already
+//! loaded are kept (not baked again); new ones are loaded in parallel, and
+//! one that fails is named while the others run.
+
+use super::Running;
+use crate::app::scene_ui::{SceneRow, refusal};
+use crate::crowd::scene_spec::{SceneEntry, SceneSpec, load_scene};
+use crate::crowd::setup::Loaded;
+use crate::render::mixed::SceneModel;
+use crate::render::{Renderer, RendererConfig};
+
+/// Where a row's model comes from.
+enum Source {
+    /// The first model loaded now (`Running::prepared`).
+    First,
+    /// `Running::scene_rest[i]`.
+    Rest(usize),
+    /// Loaded for this list.
+    New(usize),
+}
+
+impl Running {
+    /// The list `entries` (`MODEL:COUNT`) applied as the panel's Apply
+    /// applies its draft (the window test's `--test-scene`).
+    pub(super) fn test_scene(&mut self, entries: &[String]) {
+        match SceneSpec::from_args(entries, None) {
+            Ok(spec) => {
+                self.ui.scene.draft = Some(
+                    spec.entries
+                        .into_iter()
+                        .map(|e| SceneRow {
+                            choice: e.choice,
+                            count: e.count,
+                        })
+                        .collect(),
+                );
+                self.apply(crate::app::ui::Action::ApplyScene);
+            }
+            Err(e) => self.message = Some(e.to_string()),
+        }
+    }
+
+    /// The models drawn now, each with its count.
+    pub(super) fn scene_rows(&self) -> Vec<SceneRow> {
+        let rest: u32 = self.scene_rest.iter().map(|(_, c)| c).sum();
+        std::iter::once(SceneRow {
+            choice: self.prepared.choice.clone(),
+            count: self.renderer.crowd.count().saturating_sub(rest),
+        })
+        .chain(self.scene_rest.iter().map(|(l, count)| SceneRow {
+            choice: l.choice.clone(),
+            count: *count,
+        }))
+        .collect()
+    }
+
+    /// Rebuilds the crowd as `rows` list (the same technique, settings,
+    /// seed and scene time); on failure what ran keeps running.
+    pub(super) fn apply_scene(&mut self, rows: &[SceneRow]) -> anyhow::Result<()> {
+        if let Some(why) = refusal(rows) {
+            anyhow::bail!("{why}");
+        }
+        let known = |row: &SceneRow| {
+            if row.choice == self.prepared.choice {
+                return Some(Source::First);
+            }
+            (self.scene_rest.iter())
+                .position(|(l, _)| l.choice == row.choice)
+                .map(Source::Rest)
+        };
+        let wanted = SceneSpec {
+            entries: rows
+                .iter()
+                .filter(|r| known(r).is_none())
+                .map(|r| SceneEntry {
+                    choice: r.choice.clone(),
+                    count: r.count,
+                })
+                .collect(),
+        };
+        let load = load_scene(
+            &wanted,
+            self.prepared.vat.fps,
+            self.ui.precision,
+            None,
+            self.ui.motion,
+        );
+        let failed: Vec<String> = (load.failed.iter())
+            .map(|(name, e)| format!("{name}: {e}"))
+            .collect();
+        for f in &failed {
+            log::warn!("left out of the scene: {f}");
+        }
+        let mut fresh: Vec<Option<Loaded>> =
+            load.loaded.into_iter().map(|(l, _)| Some(l)).collect();
+        let mut next_new = 0;
+        let plan: Vec<(Source, u32)> = rows
+            .iter()
+            .filter_map(|r| match known(r) {
+                Some(source) => Some((source, r.count)),
+                None if fresh
+                    .get(next_new)
+                    .is_some_and(|l| l.as_ref().is_some_and(|l| l.choice == r.choice)) =>
+                {
+                    next_new += 1;
+                    Some((Source::New(next_new - 1), r.count))
+                }
+                None => None,
+            })
+            .collect();
+        if plan.is_empty() {
+            anyhow::bail!(
+                "no model of the list could be loaded:\n{}",
+                failed.join("\n")
+            );
+        }
+        let renderer = {
+            let model = |s: &Source| -> &Loaded {
+                match s {
+                    Source::First => &self.prepared,
+                    Source::Rest(i) => &self.scene_rest[*i].0,
+                    Source::New(i) => fresh[*i].as_ref().expect("loaded"),
+                }
+            };
+            let models: Vec<SceneModel<'_>> = plan
+                .iter()
+                .map(|(s, count)| SceneModel {
+                    loaded: model(s),
+                    count: *count,
+                })
+                .collect();
+            let config = RendererConfig {
+                behaviour: self.ui.behaviour,
+                cull: self.ui.cull,
+                shadows: self.ui.shadows,
+                targets: self.ui.targets,
+                ..RendererConfig::for_model(
+                    models[0].loaded,
+                    self.config.width.max(1),
+                    self.config.height.max(1),
+                    models[0].count,
+                    self.renderer.crowd.seed(),
+                    self.config.format,
+                )
+            };
+            Renderer::new_scene(self.gpu.clone(), &models, &config)?
+        };
+        // The models move into the new order; those left out are dropped.
+        let mut rest: Vec<Option<Loaded>> = std::mem::take(&mut self.scene_rest)
+            .into_iter()
+            .map(|(l, _)| Some(l))
+            .collect();
+        let mut slots: Vec<Option<Loaded>> = plan
+            .iter()
+            .map(|(source, _)| match source {
+                Source::First => None,
+                Source::Rest(i) => rest[*i].take(),
+                Source::New(i) => fresh[*i].take(),
+            })
+            .collect();
+        if let Some(new_first) = slots[0].take() {
+            let old = std::mem::replace(&mut self.prepared, new_first);
+            if let Some(k) = plan.iter().position(|(s, _)| matches!(s, Source::First)) {
+                slots[k] = Some(old);
+            }
+        }
+        self.scene_rest = slots
+            .into_iter()
+            .zip(&plan)
+            .skip(1)
+            .filter_map(|(l, (_, count))| Some((l?, *count)))
+            .collect();
+        self.renderer = renderer;
+        self.message = (!failed.is_empty()).then(|| failed.join("\n"));
+        self.finish_rebuild();
+        let names: Vec<String> = self.scene_rows().iter().map(|r| r.choice.label()).collect();
+        self.window
+            .set_title(&format!("Stampede — {}", names.join(", ")));
+        Ok(())
+    }
+}
