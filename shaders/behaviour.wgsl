@@ -49,27 +49,38 @@ fn previous_anim_state(index: u32, inst: Instance) -> AnimState {
 // boids when `before`.
 fn anim_state_at(index: u32, inst: Instance, at: SceneClock, herd_time: f32, before: bool) -> AnimState {
     var a: AnimState;
-    let last_clip = max(frame.clip_count, 1u) - 1u;
-    if frame.behaviour != 0u && frame.motion == 0u {
+    let m = crowd_models[model_of(index)];
+    // Its own clips from 0 as the scene's (the last of its own at most).
+    let own_last = max(m.clip_count, 1u) - 1u;
+    // Its rank among the instances of the herd or flock it joins.
+    let rank = m.rank_base + (index - m.first_instance);
+    if frame.behaviour != 0u && m.joins == 1u {
         // The herd. A horse of scale s strides 1/s as often: the same ground
-        // speed with planted feet whatever its size.
-        let h = herd_state(index, herd_time);
+        // speed with planted feet whatever its size; a scene's model plays
+        // each gait at the herd's pace (`gait_rates`).
+        let h = herd_state(rank, herd_time);
         a.place.origin = vec3<f32>(h.position.x, frame.ground_y, h.position.y);
         a.place.forward = vec3<f32>(h.forward.x, 0.0, h.forward.y);
         a.place.up = vec3<f32>(0.0, 1.0, 0.0);
-        a.clip = min(h.clip, last_clip);
-        a.previous = min(h.previous, last_clip);
+        a.clip = m.first_clip + min(m.gait_clips[h.gait], own_last);
+        a.previous = m.first_clip + min(m.gait_clips[h.previous_gait], own_last);
         a.weight = h.weight;
         let scale = max(inst.scale, 1e-3);
-        a.time = behaviour_clip_time(inst, a.clip, frame.playback, scale, at);
-        a.previous_time = behaviour_clip_time(inst, a.previous, frame.playback, scale, at);
+        a.time = behaviour_clip_time(inst, a.clip, frame.playback * m.gait_rates[h.gait], scale, at);
+        a.previous_time = behaviour_clip_time(
+            inst,
+            a.previous,
+            frame.playback * m.gait_rates[h.previous_gait],
+            scale,
+            at,
+        );
         return a;
     }
-    if frame.behaviour != 0u && frame.motion == 1u {
+    if frame.behaviour != 0u && m.joins == 2u {
         // The flock.
-        var b = boids[min(index, arrayLength(&boids) - 1u)];
+        var b = boids[min(rank, arrayLength(&boids) - 1u)];
         if before {
-            b = previous_boids[min(index, arrayLength(&previous_boids) - 1u)];
+            b = previous_boids[min(rank, arrayLength(&previous_boids) - 1u)];
         }
         let speed = length(b.vel);
         let fwd = select(vec3<f32>(0.0, 0.0, 1.0), b.vel / speed, speed > 1e-6);
@@ -80,14 +91,13 @@ fn anim_state_at(index: u32, inst: Instance, at: SceneClock, herd_time: f32, bef
         a.place.origin = b.pos;
         a.place.forward = fwd;
         a.place.up = level_up * cos(b.bank) + side * sin(b.bank);
-        a.clip = min(frame.flap_clip, last_clip);
-        a.previous = min(frame.glide_clip, last_clip);
+        a.clip = m.first_clip + min(m.gait_clips.x, own_last);
+        a.previous = m.first_clip + min(m.gait_clips.y, own_last);
         a.weight = clamp(b.flap, 0.0, 1.0);
         a.time = behaviour_clip_time(inst, a.clip, frame.playback, 1.0, at);
         a.previous_time = behaviour_clip_time(inst, a.previous, frame.playback, 1.0, at);
         return a;
     }
-    let m = crowd_models[model_of(index)];
     let clip_index = instance_clip(m, inst);
     let clip = vat_clips[clip_index];
     a.place = loop_placement(m, inst, clip, at);

@@ -45,7 +45,15 @@ struct CrowdModel {
     model_size: f32,
     // Its field's centre on the ground (x, z).
     offset: vec2<f32>,
-    _pad: vec2<u32>,
+    // With behaviour on: 0 its loops, 1 the herd, 2 the flock.
+    joins: u32,
+    // Its first instance's rank in the herd or flock it joins.
+    rank_base: u32,
+    // Its own clips for the herd's walk, gallop, idle (or the flock's
+    // flap, glide).
+    gait_clips: vec4<u32>,
+    // The herd's ground speed over its own, per gait.
+    gait_rates: vec4<f32>,
 };
 
 const MAX_SCENE_MODELS: u32 = 8u;

@@ -59,6 +59,10 @@ struct HerdState {
     forward: vec2<f32>,
     clip: u32,
     previous: u32,
+    // The gaits (0 walk, 1 gallop, 2 idle) `clip` and `previous` play: a
+    // scene's models each map them to clips of their own.
+    gait: u32,
+    previous_gait: u32,
     // Weight of `clip` (1 = fully the current clip).
     weight: f32,
     // Distance after the table's whole laps.
@@ -139,6 +143,8 @@ fn herd_state(index: u32, t: f32) -> HerdState {
     h.forward = at.zw;
     h.clip = herd.clips[g1];
     h.previous = herd.clips[g0];
+    h.gait = g1;
+    h.previous_gait = g0;
     h.weight = clamp(local / f, 0.0, 1.0);
     h.distance = distance;
     return h;

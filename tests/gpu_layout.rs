@@ -107,7 +107,10 @@ fn rust_mirrors_match_their_wgsl_structs() {
                 field_radius,
                 model_size,
                 offset,
-                _pad,
+                joins,
+                rank_base,
+                gait_clips,
+                gait_rates,
             }),
         ),
         (

@@ -146,11 +146,6 @@ fn screenshot_scene(
         .clone()
         .context("--headless needs --screenshot PATH")?;
     let load = load_scene(args, scene)?;
-    if args.behaviour.is_on() {
-        eprintln!(
-            "note: a scene of several models runs its loops (the herd and the flock draw one model per scene for now)"
-        );
-    }
     let gpu = GpuContext::headless()?;
     for (l, count) in &load.loaded {
         eprintln!(

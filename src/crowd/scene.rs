@@ -34,9 +34,29 @@ pub struct CrowdModelGpu {
     pub model_size: f32,
     /// Where its field is centred on the ground (x, z).
     pub offset: [f32; 2],
-    pub _pad: [u32; 2],
+    /// With behaviour on, what its instances do: [`JOINS_NOTHING`] (its
+    /// loops), [`JOINS_HERD`] or [`JOINS_FLOCK`].
+    pub joins: u32,
+    /// Its first instance's rank in the herd or the flock it joins: the
+    /// herd's slots and the flock's boids count every joining model's
+    /// instances, in the scene's order.
+    pub rank_base: u32,
+    /// Its own clips (from 0) for the herd's gaits (walk, gallop, idle),
+    /// or for the flock's flap and glide (x, y).
+    pub gait_clips: [u32; 4],
+    /// The herd's ground speed ÷ its own, per gait: its clips' time rate,
+    /// so that its feet stay planted at the herd's pace (1 for the model
+    /// the herd's speeds are from).
+    pub gait_rates: [f32; 4],
 }
-const _: () = assert!(std::mem::size_of::<CrowdModelGpu>() == 48);
+const _: () = assert!(std::mem::size_of::<CrowdModelGpu>() == 80);
+
+/// [`CrowdModelGpu::joins`]: its loops, whatever the behaviour.
+pub const JOINS_NOTHING: u32 = 0;
+/// [`CrowdModelGpu::joins`]: the herd.
+pub const JOINS_HERD: u32 = 1;
+/// [`CrowdModelGpu::joins`]: the flock.
+pub const JOINS_FLOCK: u32 = 2;
 
 impl CrowdModelGpu {
     /// The one model of a single-model scene: the frame's own fields.
@@ -51,7 +71,10 @@ impl CrowdModelGpu {
             field_radius: frame.field_radius,
             model_size: frame.model_size,
             offset: [0.0; 2],
-            _pad: [0; 2],
+            joins: JOINS_NOTHING,
+            rank_base: 0,
+            gait_clips: [0; 4],
+            gait_rates: [1.0; 4],
         }
     }
 

@@ -11,6 +11,7 @@ use crate::Aabb;
 use crate::crowd::anim::{BehaviourSettings, BehaviourView, HerdClips, bird_clips};
 use crate::crowd::flock::{Boid, FlockParams};
 use crate::crowd::herd::{GPU_DATA_ENTRIES, Herd, HerdTable};
+use crate::crowd::scene::{CrowdModelGpu, JOINS_FLOCK, JOINS_HERD};
 use crate::crowd::{CrowdSpec, FrameUniform, Motion};
 use crate::vat::Vat;
 use glam::Vec2;
@@ -33,11 +34,21 @@ pub enum BehaviourKind {
 /// The herd table and path, the flock, and the settings they follow.
 pub struct Behaviour {
     settings: BehaviourSettings,
-    kind: BehaviourKind,
+    /// The herd's gaits (its clips and speeds), when there is a herd.
+    herd_clips: Option<HerdClips>,
+    /// The flock's flap and glide clips, when there is a flock.
+    flock_clips: Option<(u32, u32)>,
+    /// A scene of several models: the instances in the herd and in the
+    /// flock (`None`: the crowd's count, one model's).
+    counts: Option<(u32, u32)>,
     seed: u64,
     /// The model's box across and along its heading (the herd's spacing).
     footprint: Vec2,
-    layout: CrowdSpec,
+    /// The flock's crowd (its size and field): the model's for one model.
+    flock_layout: CrowdSpec,
+    /// Where the flock's box is centred on the ground: over a scene's herd
+    /// (it moves with it), else the origin.
+    flock_centre: Vec2,
     herd: Option<(Herd, u32)>,
     table: Option<HerdTable>,
     table_buffer: wgpu::Buffer,
@@ -89,12 +100,20 @@ impl Behaviour {
                 mapped_at_creation: false,
             })
         };
+        let (herd_clips, flock_clips) = match kind {
+            BehaviourKind::Herd(clips) => (Some(clips), None),
+            BehaviourKind::Flock(flap, glide) => (None, Some((flap, glide))),
+            BehaviourKind::None => (None, None),
+        };
         Self {
             settings,
-            kind,
+            herd_clips,
+            flock_clips,
+            counts: None,
             seed,
             footprint: Vec2::new(extent.x, extent.z),
-            layout,
+            flock_layout: layout,
+            flock_centre: Vec2::ZERO,
             herd: None,
             table: None,
             table_buffer: buffer(
@@ -128,8 +147,51 @@ impl Behaviour {
         &self.settings
     }
 
+    /// What the crowd does with behaviour on: its herd, else its flock
+    /// (a scene of several models may have both).
     pub fn kind(&self) -> BehaviourKind {
-        self.kind
+        match (self.herd_clips, self.flock_clips) {
+            (Some(clips), _) => BehaviourKind::Herd(clips),
+            (None, Some((flap, glide))) => BehaviourKind::Flock(flap, glide),
+            (None, None) => BehaviourKind::None,
+        }
+    }
+
+    /// A scene's behaviour, over its lead model `lead` (its VAT, ground
+    /// speeds and crowd: the herd's, or else the flock's): the herd of
+    /// `herd` (its gaits, the footprint that spaces it, its instances) and
+    /// the flock of `flock` (its flap and glide clips, its crowd, its
+    /// instances).
+    pub fn for_scene(
+        device: &wgpu::Device,
+        lead: (&Vat, &[f32], CrowdSpec),
+        herd: Option<(HerdClips, Vec2, u32)>,
+        flock: Option<((u32, u32), CrowdSpec, u32)>,
+        seed: u64,
+        settings: BehaviourSettings,
+    ) -> Self {
+        let (vat, speeds, layout) = lead;
+        let mut b = Self::new(device, vat, speeds, layout, seed, settings);
+        b.herd_clips = herd.map(|(clips, ..)| clips);
+        b.footprint = herd.map_or(b.footprint, |(_, footprint, _)| footprint);
+        b.flock_clips = flock.map(|(clips, ..)| clips);
+        b.flock_layout = flock.map_or(layout, |(_, l, _)| l);
+        b.counts = Some((herd.map_or(0, |(.., n)| n), flock.map_or(0, |(.., n)| n)));
+        b
+    }
+
+    /// The one model's entry of the crowd shaders' model table: the frame's
+    /// fields, and the herd's gaits or the flock's clips it plays.
+    pub fn single_entry(&self, frame: &FrameUniform) -> CrowdModelGpu {
+        let mut entry = CrowdModelGpu::single(frame);
+        if let Some(clips) = self.herd_clips {
+            entry.joins = JOINS_HERD;
+            entry.gait_clips = [clips.clips[0], clips.clips[1], clips.clips[2], 0];
+        } else if let Some((flap, glide)) = self.flock_clips {
+            entry.joins = JOINS_FLOCK;
+            entry.gait_clips = [flap, glide, 0, 0];
+        }
+        entry
     }
 
     /// Changes the settings; the herd is rebuilt when its schedule changes
@@ -149,16 +211,25 @@ impl Behaviour {
 
     /// The flock's box: above the field, as wide as the crowd's layout.
     pub fn flock_bounds(&self, count: u32) -> Aabb {
-        crate::crowd::flock::flock_box(&self.layout, count)
+        let count = self.counts.map_or(count, |(_, flock)| flock);
+        let b = crate::crowd::flock::flock_box(&self.flock_layout, count);
+        let shift = glam::Vec3::new(self.flock_centre.x, 0.0, self.flock_centre.y);
+        Aabb {
+            min: b.min + shift,
+            max: b.max + shift,
+        }
     }
 
     fn flock_params(&self, count: u32) -> FlockParams {
-        FlockParams::for_crowd(
-            &self.layout,
-            count,
-            &self.settings.flock,
-            self.settings.fade,
-        )
+        FlockParams {
+            bounds: self.flock_bounds(count),
+            ..FlockParams::for_crowd(
+                &self.flock_layout,
+                count,
+                &self.settings.flock,
+                self.settings.fade,
+            )
+        }
     }
 
     /// The herd for `count` horses. Its path is sized for the count, so a
@@ -192,38 +263,54 @@ impl Behaviour {
         previous: Option<f64>,
     ) {
         frame.fade = self.settings.fade;
-        self.active = self.settings.enabled && self.kind != BehaviourKind::None;
+        self.active =
+            self.settings.enabled && (self.herd_clips.is_some() || self.flock_clips.is_some());
         frame.behaviour = self.active as u32;
         if !self.active {
             return;
         }
         let count = frame.instance_count.max(1);
-        match self.kind {
-            BehaviourKind::None => {}
-            BehaviourKind::Herd(clips) => {
-                let t = time * frame.playback as f64;
-                let herd = self.herd_for(queue, clips, count);
-                let mut table = herd.table(t);
-                if let Some(before) = previous {
-                    table.previous_time = table.local_time(before * frame.playback as f64);
-                }
-                // The herd roams a path wider than the ring track: the field
-                // (and its fog) is sized for the path.
-                frame.field_radius = herd.path.radius * 1.25;
-                frame.fog[0] = 1.0 / (frame.field_radius * 3.0 + frame.model_size * 20.0);
-                queue.write_buffer(&self.table_buffer, 0, bytemuck::bytes_of(&table));
-                self.table = Some(table);
+        let (herd_count, flock_count) = self.counts.unwrap_or((count, count));
+        if let Some(clips) = self.herd_clips {
+            let t = time * frame.playback as f64;
+            let scene = self.counts.is_some();
+            let flock_over = self.flock_clips.is_some();
+            let herd = self.herd_for(queue, clips, herd_count.max(1));
+            // A scene's flock flies over its herd: its box moves with the
+            // herd's centre.
+            let centre = flock_over.then(|| herd.centre(t).0);
+            let mut table = herd.table(t);
+            if let Some(before) = previous {
+                table.previous_time = table.local_time(before * frame.playback as f64);
             }
-            BehaviourKind::Flock(flap, glide) => {
-                frame.flap_clip = flap;
-                frame.glide_clip = glide;
-                // Birds are watched against the sky from nearby: a quarter
-                // of the ground's fog keeps them dark silhouettes.
+            // The herd roams a path wider than the ring track: the field
+            // (and its fog) is sized for the path (in a scene, for every
+            // model's field too).
+            let radius = herd.path.radius * 1.25;
+            frame.field_radius = if scene {
+                frame.field_radius.max(radius)
+            } else {
+                radius
+            };
+            frame.fog[0] = 1.0 / (frame.field_radius * 3.0 + frame.model_size * 20.0);
+            queue.write_buffer(&self.table_buffer, 0, bytemuck::bytes_of(&table));
+            self.table = Some(table);
+            if let Some(centre) = centre {
+                self.flock_centre = centre;
+            }
+        }
+        if let Some((flap, glide)) = self.flock_clips {
+            frame.flap_clip = flap;
+            frame.glide_clip = glide;
+            // Birds are watched against the sky from nearby: a quarter of
+            // the ground's fog keeps them dark silhouettes (over a herd,
+            // the ground's fog stays).
+            if self.herd_clips.is_none() {
                 frame.fog[0] *= 0.25;
-                // The previous boids only when the frame writes the velocity.
-                let keep = (frame.velocity != 0).then_some(previous.is_some());
-                self.step_flock(device, queue, encoder, time, keep, count);
             }
+            // The previous boids only when the frame writes the velocity.
+            let keep = (frame.velocity != 0).then_some(previous.is_some());
+            self.step_flock(device, queue, encoder, time, keep, flock_count.max(1));
         }
     }
 
@@ -301,7 +388,7 @@ impl Behaviour {
         if !self.active {
             return BehaviourView::Off;
         }
-        match (self.kind, &self.herd, &self.table) {
+        match (self.kind(), &self.herd, &self.table) {
             (BehaviourKind::Herd(_), Some((herd, _)), Some(table)) => {
                 BehaviourView::Herd { herd, table }
             }
@@ -313,20 +400,20 @@ impl Behaviour {
     /// The herd's centre and heading at time `t` (herd time), when this
     /// model has a herd.
     pub fn herd_centre(&mut self, queue: &wgpu::Queue, count: u32, t: f64) -> Option<(Vec2, Vec2)> {
-        let BehaviourKind::Herd(clips) = self.kind else {
-            return None;
-        };
-        Some(self.herd_for(queue, clips, count.max(1)).centre(t))
+        let clips = self.herd_clips?;
+        let count = self.herd_count(count);
+        Some(self.herd_for(queue, clips, count).centre(t))
     }
 
     /// Where the first `count` horses stand at herd time `t` (the CPU twin
     /// of the GPU's placement), written into `out`.
     pub fn herd_positions(&mut self, queue: &wgpu::Queue, count: u32, t: f64, out: &mut Vec<Vec2>) {
         out.clear();
-        let BehaviourKind::Herd(clips) = self.kind else {
+        let Some(clips) = self.herd_clips else {
             return;
         };
-        let herd = self.herd_for(queue, clips, count.max(1));
+        let count = self.herd_count(count);
+        let herd = self.herd_for(queue, clips, count);
         let table = herd.table(t);
         out.extend((0..count).map(|i| herd.instance(&table, i, t).position));
     }
@@ -334,10 +421,24 @@ impl Behaviour {
     /// The box (min, max) the formation of `count` horses takes, across
     /// and along the path, relative to the herd's centre.
     pub fn herd_box(&mut self, queue: &wgpu::Queue, count: u32) -> Option<(Vec2, Vec2)> {
-        let BehaviourKind::Herd(clips) = self.kind else {
-            return None;
-        };
-        Some(self.herd_for(queue, clips, count.max(1)).slot_box(count))
+        let clips = self.herd_clips?;
+        let count = self.herd_count(count);
+        Some(self.herd_for(queue, clips, count).slot_box(count))
+    }
+
+    /// True when the crowd has a flock (alone, or over a scene's herd).
+    pub fn has_flock(&self) -> bool {
+        self.flock_clips.is_some()
+    }
+
+    /// A scene's instances in the herd (`None` for one model: the crowd's).
+    pub fn scene_herd_count(&self) -> Option<u32> {
+        self.counts.map(|(herd, _)| herd)
+    }
+
+    /// The horses in the herd: a scene's ground instances, else `count`.
+    fn herd_count(&self, count: u32) -> u32 {
+        self.counts.map_or(count, |(herd, _)| herd).max(1)
     }
 
     /// The flock's simulation, once it has stepped.

@@ -40,7 +40,10 @@ impl Renderer {
         if !self.behaviour.settings().enabled {
             return None;
         }
-        let count = self.crowd.count();
+        // A scene's herd is its ground models' instances, framed as a
+        // large herd is (the band's fit reads one model's instances).
+        let scene_herd = self.behaviour.scene_herd_count();
+        let count = scene_herd.unwrap_or(self.crowd.count());
         let (centre, forward) =
             self.behaviour
                 .herd_centre(&self.gpu.queue, count, time * playback as f64)?;
@@ -58,14 +61,15 @@ impl Renderer {
         // A herd that runs as a band is framed from where its horses are.
         const FRAMED: u32 = crate::crowd::herd::BAND_MAX;
         let mut positions = Vec::new();
-        if count <= FRAMED {
+        let band = count <= FRAMED && scene_herd.is_none();
+        if band {
             let t = time * playback as f64;
             self.behaviour
                 .herd_positions(&self.gpu.queue, count, t, &mut positions);
         }
         let ground = self.layout.ground_y;
         let aspect = self.aspect();
-        let framed = (count <= FRAMED)
+        let framed = band
             .then(|| {
                 let mut camera = Camera {
                     yaw: three_quarter.x.atan2(three_quarter.y),

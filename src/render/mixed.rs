@@ -7,16 +7,17 @@
 //!
 //! Every GPU technique draws a scene (the bone-matrix ones over every
 //! model's data in the shared stream's order: `techniques::members`); the
-//! CPU technique keeps one model per scene. What a scene of several
-//! models does not do yet, and says so: the behaviour (herd, flock) and
-//! the impostors draw one model per scene, so a scene's crowd runs its
-//! loops (each ground model round its own track, side by side; flyers
-//! circling over them) and its far field uses the coarse mesh levels.
+//! CPU technique keeps one model per scene. With behaviour off each
+//! ground model runs round its own track, side by side, flyers circling
+//! over them; with behaviour on the ground models are one mixed herd and
+//! the flyers one flock over it (`mixed_behaviour`). What a scene does
+//! not do yet, and says so: impostors (its far field uses the coarse mesh
+//! levels).
 
 use super::cull::{CullSource, Culler};
 use super::model_gpu::ModelGpu;
 use super::techniques::members::Member;
-use super::{Behaviour, CrowdBuffer, RenderError, Renderer, RendererConfig, TechniqueKind};
+use super::{CrowdBuffer, RenderError, Renderer, RendererConfig, TechniqueKind};
 use crate::crowd::scene::{CrowdModelGpu, MAX_SCENE_MODELS};
 use crate::crowd::setup::Loaded;
 use crate::crowd::{BehaviourSettings, CLIP_MIXED, CrowdSpec, Motion};
@@ -118,7 +119,7 @@ impl SceneState {
                     field_radius: radii[m],
                     model_size: s.model_size,
                     offset: offsets[m],
-                    _pad: [0; 2],
+                    ..CrowdModelGpu::default()
                 };
                 first_instance += model.count;
                 entry
@@ -152,7 +153,7 @@ impl SceneState {
 impl Renderer {
     /// A renderer of a scene of several `models` (one model: the same as
     /// [`Renderer::new`]). `config.count` is ignored (each model has its
-    /// own); the behaviour is off (see the module's notes).
+    /// own); its behaviour is `mixed_behaviour`'s.
     pub fn new_scene(
         gpu: Arc<crate::gpu::GpuContext>,
         models: &[SceneModel<'_>],
@@ -283,19 +284,20 @@ impl Renderer {
             .collect();
         r.vat = Arc::new(combined);
         r.clip_table = clip_table;
-        r.behaviour = Behaviour::new(
+        let joining = super::mixed_behaviour::plan(models);
+        r.behaviour = super::mixed_behaviour::scene_behaviour(
             device,
-            &r.vat,
-            &[],
-            r.layout,
+            models,
+            &joining,
             config.seed,
-            BehaviourSettings {
-                enabled: false,
-                ..config.behaviour
-            },
+            config.behaviour,
         );
         r.impostor_error = Some(SCENE_IMPOSTORS.into());
-        r.mixed = Some(SceneState::plan(models, set));
+        let mut state = SceneState::plan(models, set);
+        for (entry, j) in state.table.iter_mut().zip(&joining) {
+            j.apply(entry);
+        }
+        r.mixed = Some(state);
         r.technique = TechniqueKind::Vat.build(&r.build_context())?;
         log::info!(
             "a scene of {} models: {}",

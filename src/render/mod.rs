@@ -17,6 +17,7 @@ pub mod headless;
 pub mod impostor;
 mod mapped;
 pub mod mixed;
+pub mod mixed_behaviour;
 pub mod model_gpu;
 pub mod offscreen;
 mod passes;

@@ -131,10 +131,9 @@ impl Renderer {
         let behaviour_s = started.elapsed().as_secs_f64();
         match &self.mixed {
             Some(scene) => self.crowd.write_models(&self.gpu.queue, &scene.table),
-            None => self.crowd.write_models(
-                &self.gpu.queue,
-                &[crate::crowd::scene::CrowdModelGpu::single(&uniform)],
-            ),
+            None => self
+                .crowd
+                .write_models(&self.gpu.queue, &[self.behaviour.single_entry(&uniform)]),
         }
         let started = Instant::now();
         let ctx = frame_context!(self, &uniform);

@@ -1,0 +1,164 @@
+//! A scene's living crowd. Its ground models run as **one mixed herd**:
+//! one path and one gait schedule (one 192-byte table a frame whatever the
+//! models), spaced for the widest of them, the herd's speeds those of the
+//! first ground model with gait clips (the lead). The herd's formation
+//! slots count the models' instances in the scene's order, so each model
+//! keeps together in its own band of the formation, as the species of a
+//! mixed herd on the move do; each plays its own walk, gallop and idle
+//! clips, at the herd's pace (its clip time runs at the herd's ground
+//! speed ÷ its own, so its feet stay planted). Its flyers join **one
+//! flock**, each with its own flap and glide. A model without gait clips
+//! (no walk or gallop with a ground speed) or without a flap clip keeps
+//! its loops.
+//!
+//! One herd rather than one per model: per-model herds would need a table,
+//! a path and a schedule each, and a layout of paths that never cross;
+//! one herd keeps the frame's behaviour cost at one model's.
+
+use super::Behaviour;
+use super::mixed::SceneModel;
+use crate::crowd::anim::{BehaviourSettings, HerdClips, bird_clips};
+use crate::crowd::scene::{CrowdModelGpu, JOINS_FLOCK, JOINS_HERD, JOINS_NOTHING};
+use crate::crowd::{CrowdSpec, Motion};
+use glam::Vec2;
+
+/// What one model of a scene does with behaviour on: the fields of its
+/// [`CrowdModelGpu`] entry.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Joining {
+    pub joins: u32,
+    pub rank_base: u32,
+    pub gait_clips: [u32; 4],
+    pub gait_rates: [f32; 4],
+}
+
+impl Joining {
+    const LOOPS: Self = Self {
+        joins: JOINS_NOTHING,
+        rank_base: 0,
+        gait_clips: [0; 4],
+        gait_rates: [1.0; 4],
+    };
+
+    /// Writes it into the model's table entry.
+    pub fn apply(&self, entry: &mut CrowdModelGpu) {
+        entry.joins = self.joins;
+        entry.rank_base = self.rank_base;
+        entry.gait_clips = self.gait_clips;
+        entry.gait_rates = self.gait_rates;
+    }
+}
+
+/// The crowd of one model as its behaviour sees it.
+fn spec(m: &SceneModel<'_>) -> CrowdSpec {
+    CrowdSpec {
+        motion: m.loaded.motion,
+        model_size: m.loaded.vat.bounds.diagonal().max(1e-3),
+        ground_y: 0.0,
+        clip_count: m.loaded.vat.clips.len() as u32,
+    }
+}
+
+/// The herd's gaits of a ground model, if it has them.
+fn gaits(m: &SceneModel<'_>) -> Option<HerdClips> {
+    (m.loaded.motion == Motion::Track)
+        .then(|| HerdClips::find(&m.loaded.vat.clips, &m.loaded.ground_speeds))
+        .flatten()
+}
+
+/// The flap and glide clips of a flyer, if it has them.
+fn wings(m: &SceneModel<'_>) -> Option<(u32, u32)> {
+    (m.loaded.motion == Motion::Flock)
+        .then(|| bird_clips(&m.loaded.vat.clips))
+        .flatten()
+}
+
+/// Its box across and along its heading over the gait clips.
+fn footprint(m: &SceneModel<'_>, clips: &HerdClips) -> Vec2 {
+    let vat = &m.loaded.vat;
+    let b = vat.clips_bounds(&clips.clips).unwrap_or(vat.bounds);
+    let e = b.max - b.min;
+    Vec2::new(e.x, e.z)
+}
+
+/// What each model of `models` does, in order: the herd's lead's speeds
+/// over its own per gait (1 where either is still), its ranks counted
+/// from the models before it that join the same.
+pub fn plan(models: &[SceneModel<'_>]) -> Vec<Joining> {
+    let lead = models.iter().find_map(gaits);
+    let (mut herd_rank, mut flock_rank) = (0, 0);
+    models
+        .iter()
+        .map(|m| {
+            if let (Some(own), Some(lead)) = (gaits(m), lead) {
+                let rate = |g: usize| {
+                    let (a, b) = (lead.speeds[g], own.speeds[g]);
+                    if a > 0.0 && b > 0.0 { a / b } else { 1.0 }
+                };
+                let j = Joining {
+                    joins: JOINS_HERD,
+                    rank_base: herd_rank,
+                    gait_clips: [own.clips[0], own.clips[1], own.clips[2], 0],
+                    gait_rates: [rate(0), rate(1), rate(2), 1.0],
+                };
+                herd_rank += m.count;
+                return j;
+            }
+            if let Some((flap, glide)) = wings(m) {
+                let j = Joining {
+                    joins: JOINS_FLOCK,
+                    rank_base: flock_rank,
+                    gait_clips: [flap, glide, 0, 0],
+                    ..Joining::LOOPS
+                };
+                flock_rank += m.count;
+                return j;
+            }
+            Joining::LOOPS
+        })
+        .collect()
+}
+
+/// The behaviour of a scene of `models` as [`plan`] lays it out: the herd
+/// of every ground model with gaits (the lead's schedule and speeds, the
+/// widest footprint), the flock of every flyer (the first's size).
+pub fn scene_behaviour(
+    device: &wgpu::Device,
+    models: &[SceneModel<'_>],
+    joining: &[Joining],
+    seed: u64,
+    settings: BehaviourSettings,
+) -> Behaviour {
+    let count = |joins: u32| -> u32 {
+        models
+            .iter()
+            .zip(joining)
+            .filter(|(_, j)| j.joins == joins)
+            .map(|(m, _)| m.count)
+            .sum()
+    };
+    let herd_models: Vec<(&SceneModel<'_>, HerdClips)> =
+        models.iter().filter_map(|m| Some((m, gaits(m)?))).collect();
+    let flyer = models.iter().find_map(|m| Some((m, wings(m)?)));
+    let herd = herd_models.first().map(|&(_, lead)| {
+        let widest = herd_models
+            .iter()
+            .map(|(m, clips)| footprint(m, clips))
+            .fold(Vec2::ZERO, Vec2::max);
+        (lead, widest, count(JOINS_HERD))
+    });
+    let flock = flyer.map(|(m, clips)| (clips, spec(m), count(JOINS_FLOCK)));
+    let lead = herd_models
+        .first()
+        .map(|(m, _)| *m)
+        .or(flyer.map(|(m, _)| m))
+        .unwrap_or(&models[0]);
+    Behaviour::for_scene(
+        device,
+        (&lead.loaded.vat, &lead.loaded.ground_speeds, spec(lead)),
+        herd,
+        flock,
+        seed,
+        settings,
+    )
+}
