@@ -388,7 +388,8 @@ fn save_partial(report: &mut BenchReport, args: &BenchArgs) {
 /// The far field's settings and atlas, for the report.
 fn far_field_report(renderer: &Renderer, config: &RendererConfig) -> FarFieldReport {
     let mut report = FarFieldReport {
-        impostors: config.cull.impostors,
+        // Asked for and built (a scene of several models has none).
+        impostors: config.cull.impostors && renderer.impostor_atlas().is_some(),
         impostor_px: config.cull.impostor_px,
         coarse_levels: config.cull.coarse_levels,
         shadow_distance: config.shadows.distance.to_string(),
