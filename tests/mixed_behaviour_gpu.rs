@@ -19,7 +19,6 @@ use stampede::crowd::placement::{Placement, loop_placement};
 use stampede::crowd::scene::{JOINS_FLOCK, JOINS_HERD, JOINS_NOTHING};
 use stampede::crowd::setup::{Loaded, ModelChoice, load};
 use stampede::crowd::{BehaviourSettings, FrameSettings, instance_clip_time};
-use stampede::render::RendererConfig;
 use stampede::render::crowd_buffer::scene_seed;
 use stampede::render::headless::Headless;
 use stampede::render::mixed::SceneModel;
@@ -45,21 +44,7 @@ fn living_scene(
     loaded: &[Loaded],
     counts: &[u32],
 ) -> Headless {
-    let models: Vec<SceneModel<'_>> = loaded
-        .iter()
-        .zip(counts)
-        .map(|(loaded, &count)| SceneModel { loaded, count })
-        .collect();
-    let mut config = RendererConfig::for_model(
-        &loaded[0],
-        SIZE.0,
-        SIZE.1,
-        counts[0],
-        SEED,
-        stampede::render::headless::FORMAT,
-    );
-    config.behaviour = BehaviourSettings::on();
-    Headless::new_scene(gpu, &models, &config).expect("the scene's renderer")
+    scene_living(gpu, loaded, counts, true, BehaviourSettings::on())
 }
 
 /// The flock's placement of a boid: the twin of behaviour.wgsl's.

@@ -34,6 +34,21 @@ pub fn scene_with(
     counts: &[u32],
     shadows: bool,
 ) -> Headless {
+    let behaviour = BehaviourSettings {
+        enabled: false,
+        ..Default::default()
+    };
+    scene_living(gpu, loaded, counts, shadows, behaviour)
+}
+
+/// The scene with `behaviour` (the other helpers' is off).
+pub fn scene_living(
+    gpu: std::sync::Arc<stampede::gpu::GpuContext>,
+    loaded: &[Loaded],
+    counts: &[u32],
+    shadows: bool,
+    behaviour: BehaviourSettings,
+) -> Headless {
     let models: Vec<SceneModel<'_>> = loaded
         .iter()
         .zip(counts)
@@ -47,10 +62,7 @@ pub fn scene_with(
         SEED,
         stampede::render::headless::FORMAT,
     );
-    config.behaviour = BehaviourSettings {
-        enabled: false,
-        ..Default::default()
-    };
+    config.behaviour = behaviour;
     config.shadows.enabled = shadows;
     Headless::new_scene(gpu, &models, &config).expect("the scene's renderer")
 }

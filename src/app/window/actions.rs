@@ -112,6 +112,30 @@ impl Running {
         self.camera = self.renderer.camera_at(self.scene_time, 1.0);
     }
 
+    /// A renderer's config for `loaded` (`count` of it) at `size`: the
+    /// panel's behaviour, culling, shadows and targets, the crowd's seed.
+    pub(super) fn renderer_config(
+        &self,
+        loaded: &crate::crowd::setup::Loaded,
+        (width, height): (u32, u32),
+        count: u32,
+    ) -> RendererConfig {
+        RendererConfig {
+            behaviour: self.ui.behaviour,
+            cull: self.ui.cull,
+            shadows: self.ui.shadows,
+            targets: self.ui.targets,
+            ..RendererConfig::for_model(
+                loaded,
+                width,
+                height,
+                count,
+                self.renderer.crowd.seed(),
+                self.config.format,
+            )
+        }
+    }
+
     /// Replaces the model: bake, new renderer, same count and seed.
     pub(super) fn load(&mut self, choice: ModelChoice) -> anyhow::Result<()> {
         let prepared = load_with(
@@ -121,21 +145,8 @@ impl Running {
             None,
             self.ui.motion,
         )?;
-        let config = RendererConfig::for_model(
-            &prepared,
-            self.config.width.max(1),
-            self.config.height.max(1),
-            self.ui.count,
-            self.renderer.crowd.seed(),
-            self.config.format,
-        );
-        let config = RendererConfig {
-            behaviour: self.ui.behaviour,
-            cull: self.ui.cull,
-            shadows: self.ui.shadows,
-            targets: self.ui.targets,
-            ..config
-        };
+        let size = (self.config.width.max(1), self.config.height.max(1));
+        let config = self.renderer_config(&prepared, size, self.ui.count);
         self.renderer = Renderer::new(self.gpu.clone(), &prepared.model, &prepared.vat, &config)?;
         // One model replaces the scene.
         self.scene_rest.clear();

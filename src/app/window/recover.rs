@@ -4,7 +4,6 @@
 
 use super::Running;
 use crate::gpu::GpuContext;
-use crate::render::RendererConfig;
 use std::sync::Arc;
 
 impl Running {
@@ -27,20 +26,8 @@ impl Running {
             self.surface.configure(&gpu.device, &self.config);
         }
         let crowd = &self.renderer.crowd;
-        let config = RendererConfig {
-            behaviour: self.ui.behaviour,
-            cull: self.ui.cull,
-            shadows: self.ui.shadows,
-            targets: self.ui.targets,
-            ..RendererConfig::for_model(
-                &self.prepared,
-                self.renderer.targets.width,
-                self.renderer.targets.height,
-                crowd.count(),
-                crowd.seed(),
-                self.config.format,
-            )
-        };
+        let size = (self.renderer.targets.width, self.renderer.targets.height);
+        let config = self.renderer_config(&self.prepared, size, crowd.count());
         let renderer = super::scene_renderer(
             &gpu,
             &self.prepared,

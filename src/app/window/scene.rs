@@ -7,8 +7,8 @@ use super::Running;
 use crate::app::scene_ui::{SceneRow, refusal};
 use crate::crowd::scene_spec::{SceneEntry, SceneSpec, load_scene};
 use crate::crowd::setup::Loaded;
+use crate::render::Renderer;
 use crate::render::mixed::SceneModel;
-use crate::render::{Renderer, RendererConfig};
 
 /// Where a row's model comes from.
 enum Source {
@@ -130,20 +130,8 @@ impl Running {
                     count: *count,
                 })
                 .collect();
-            let config = RendererConfig {
-                behaviour: self.ui.behaviour,
-                cull: self.ui.cull,
-                shadows: self.ui.shadows,
-                targets: self.ui.targets,
-                ..RendererConfig::for_model(
-                    models[0].loaded,
-                    self.config.width.max(1),
-                    self.config.height.max(1),
-                    models[0].count,
-                    self.renderer.crowd.seed(),
-                    self.config.format,
-                )
-            };
+            let size = (self.config.width.max(1), self.config.height.max(1));
+            let config = self.renderer_config(models[0].loaded, size, models[0].count);
             Renderer::new_scene(self.gpu.clone(), &models, &config)?
         };
         // The models move into the new order; those left out are dropped.
