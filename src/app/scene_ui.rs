@@ -57,9 +57,15 @@ pub fn refusal(rows: &[SceneRow]) -> Option<String> {
     })
 }
 
-/// The scene section over `applied` (what runs now); returns true when
-/// Apply was clicked (the draft is then the list to build).
-pub fn scene_section(ui: &mut egui::Ui, edit: &mut SceneEdit, applied: &[SceneRow]) -> bool {
+/// The scene section over `applied` (what runs now, with `info`, each
+/// model's bake and LOD figures); returns true when Apply was clicked (the
+/// draft is then the list to build).
+pub fn scene_section(
+    ui: &mut egui::Ui,
+    edit: &mut SceneEdit,
+    applied: &[SceneRow],
+    info: &[String],
+) -> bool {
     let mut apply = false;
     egui::CollapsingHeader::new("Scene")
         .default_open(true)
@@ -83,6 +89,13 @@ pub fn scene_section(ui: &mut egui::Ui, edit: &mut SceneEdit, applied: &[SceneRo
                         remove = Some(i);
                     }
                 });
+                let figures = applied
+                    .iter()
+                    .position(|a| a.choice == row.choice)
+                    .and_then(|k| info.get(k));
+                if let Some(figures) = figures {
+                    ui.label(egui::RichText::new(figures).small());
+                }
             }
             if let Some(i) = remove {
                 rows.remove(i);
@@ -176,13 +189,14 @@ mod tests {
     #[test]
     fn models_are_added_removed_and_applied() {
         let applied = vec![row(ModelChoice::Horse, 2000)];
+        let info = vec!["2448 vertices, baked in 37 ms".to_string()];
         let mut edit = SceneEdit::default();
         let mut clicked = false;
         let mut h = Harness::new();
         macro_rules! ui {
             () => {
                 |ui: &mut egui::Ui| {
-                    clicked |= scene_section(ui, &mut edit, &applied);
+                    clicked |= scene_section(ui, &mut edit, &applied, &info);
                 }
             };
         }
@@ -223,16 +237,16 @@ mod tests {
         let mut edit = SceneEdit::default();
         let mut h = Harness::new();
         h.show(|ui: &mut egui::Ui| {
-            scene_section(ui, &mut edit, &applied);
+            scene_section(ui, &mut edit, &applied, &[]);
         });
         h.click("remove", |ui: &mut egui::Ui| {
-            scene_section(ui, &mut edit, &applied);
+            scene_section(ui, &mut edit, &applied, &[]);
         });
         let left = edit.draft.clone().expect("a draft");
         assert_eq!(left.len(), 1);
         assert!(applied.contains(&left[0]), "one of the two stays: {left:?}");
         h.show(|ui: &mut egui::Ui| {
-            scene_section(ui, &mut edit, &applied);
+            scene_section(ui, &mut edit, &applied, &[]);
         });
         let total = format!(
             "total {} instances in 1 model(s)",
@@ -241,7 +255,7 @@ mod tests {
         assert!(h.shows(&total), "{:?}", h.labels());
         // One row left: its remove does nothing.
         h.click("remove", |ui: &mut egui::Ui| {
-            scene_section(ui, &mut edit, &applied);
+            scene_section(ui, &mut edit, &applied, &[]);
         });
         assert_eq!(edit.draft, Some(left));
     }

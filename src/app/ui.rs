@@ -81,8 +81,10 @@ pub struct Stats<'a> {
     pub aa: super::aa_ui::AaView,
     /// The herd's schedule or the flock chooses the clips (behaviour on).
     pub behaviour_chooses_clips: bool,
-    /// The models drawn now, each with its count.
+    /// The models drawn now, each with its count, and each one's bake and
+    /// LOD figures.
     pub scene: &'a [super::scene_ui::SceneRow],
+    pub scene_info: &'a [String],
 }
 
 /// Actions that need more than a field change.
@@ -131,7 +133,7 @@ pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> (Vec<
             if picked.motion_changed || picked.file.is_some() {
                 actions.push(Action::LoadModel);
             }
-            if super::scene_ui::scene_section(ui, &mut state.scene, stats.scene) {
+            if super::scene_ui::scene_section(ui, &mut state.scene, stats.scene, stats.scene_info) {
                 actions.push(Action::ApplyScene);
             }
             if let Some(msg) = stats.message {

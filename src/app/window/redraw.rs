@@ -95,8 +95,10 @@ impl Running {
         let before = self.ui.clone();
         let mut actions = Vec::new();
         let scene = self.scene_rows();
+        let scene_info = self.scene_info();
         let stats = ui::Stats {
             scene: &scene,
+            scene_info: &scene_info,
             adapter: &self.gpu.description(),
             frame_ms: &self.frame_ms,
             cpu_ms: self.cpu_ms,

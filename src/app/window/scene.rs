@@ -41,6 +41,26 @@ impl Running {
         }
     }
 
+    /// Each model's bake and LOD figures, in the order of
+    /// [`Self::scene_rows`].
+    pub(super) fn scene_info(&self) -> Vec<String> {
+        std::iter::once(&self.prepared)
+            .chain(self.scene_rest.iter().map(|(l, _)| l))
+            .map(|l| {
+                let levels = &l.lod.levels;
+                format!(
+                    "{} vertices, {} clips, VAT {:.1} MiB, baked in {:.0} ms; {} levels down to {} triangles",
+                    l.model.vertex_count(),
+                    l.vat.clips.len(),
+                    l.vat.total_bytes() as f64 / (1 << 20) as f64,
+                    l.vat.bake_ms,
+                    levels.len(),
+                    levels.last().map_or(0, |x| x.triangles())
+                )
+            })
+            .collect()
+    }
+
     /// The models drawn now, each with its count.
     pub(super) fn scene_rows(&self) -> Vec<SceneRow> {
         let rest: u32 = self.scene_rest.iter().map(|(_, c)| c).sum();
