@@ -181,6 +181,14 @@ impl SceneSpec {
     }
 }
 
+/// One loaded model of a scene and how many of it (what a renderer of the
+/// scene is built from).
+#[derive(Clone, Copy)]
+pub struct SceneModel<'a> {
+    pub loaded: &'a Loaded,
+    pub count: u32,
+}
+
 /// A scene's models loaded and baked, each on its own thread: those that
 /// loaded (with their counts, in the order given) and those that did not,
 /// with why (the others are still there).

@@ -19,19 +19,13 @@ use super::model_gpu::ModelGpu;
 use super::techniques::members::Member;
 use super::{CrowdBuffer, RenderError, Renderer, RendererConfig, TechniqueKind};
 use crate::crowd::scene::{CrowdModelGpu, MAX_SCENE_MODELS};
-use crate::crowd::setup::Loaded;
 use crate::crowd::{BehaviourSettings, CLIP_MIXED, CrowdSpec, Motion};
 use crate::lod::{GeometrySet, LodLevel};
 use crate::vat::{Vat, VatSet};
 use crate::{Aabb, Model};
 use std::sync::Arc;
 
-/// One model of a scene and how many of it.
-#[derive(Clone, Copy)]
-pub struct SceneModel<'a> {
-    pub loaded: &'a Loaded,
-    pub count: u32,
-}
+pub use crate::crowd::scene_spec::SceneModel;
 
 /// What the renderer keeps of a scene of several models.
 #[derive(Clone, Debug)]

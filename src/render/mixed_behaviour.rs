@@ -16,9 +16,9 @@
 //! one herd keeps the frame's behaviour cost at one model's.
 
 use super::Behaviour;
-use super::mixed::SceneModel;
 use crate::crowd::anim::{BehaviourSettings, HerdClips, bird_clips};
 use crate::crowd::scene::{CrowdModelGpu, JOINS_FLOCK, JOINS_HERD, JOINS_NOTHING};
+use crate::crowd::scene_spec::SceneModel;
 use crate::crowd::{CrowdSpec, Motion};
 use glam::Vec2;
 
