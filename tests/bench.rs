@@ -1,36 +1,14 @@
 //! `stampede bench` end to end: a small run through the binary writes JSON
 //! with every field of the schema, positive numbers where they must be,
-//! a CSV row per result and a chart.
+//! a CSV row per result and a chart. (A scene of several models:
+//! tests/bench_scene.rs.)
 
+mod bench_common;
 mod gpu_common;
 
+use bench_common::{out_dir, percentiles, positive, run_bench};
 use serde_json::Value;
-use std::path::PathBuf;
 use std::process::Command;
-
-fn out_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("stampede-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir is writable");
-    dir
-}
-
-fn positive(v: &Value, what: &str) -> f64 {
-    let x = v
-        .as_f64()
-        .unwrap_or_else(|| panic!("{what} is not a number: {v}"));
-    assert!(x > 0.0 && x.is_finite(), "{what} = {x} must be positive");
-    x
-}
-
-fn percentiles(v: &Value, what: &str) {
-    let p50 = positive(&v["p50"], &format!("{what}.p50"));
-    let p90 = positive(&v["p90"], &format!("{what}.p90"));
-    let p99 = positive(&v["p99"], &format!("{what}.p99"));
-    assert!(
-        p50 <= p90 && p90 <= p99,
-        "{what}: {p50} {p90} {p99} out of order"
-    );
-}
 
 #[test]
 fn small_bench_writes_valid_json_csv_and_chart() {
@@ -39,9 +17,9 @@ fn small_bench_writes_valid_json_csv_and_chart() {
     }
     let dir = out_dir("bench");
     let (json, csv, chart) = (dir.join("b.json"), dir.join("b.csv"), dir.join("b.png"));
-    let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
-        .args([
-            "bench",
+    let output = run_bench(
+        &dir,
+        &[
             "--techniques",
             "vat,static",
             "--counts",
@@ -52,16 +30,9 @@ fn small_bench_writes_valid_json_csv_and_chart() {
             "1",
             "--size",
             "256x128",
-        ])
-        .arg("--json")
-        .arg(&json)
-        .arg("--csv")
-        .arg(&csv)
-        .arg("--chart")
-        .arg(&chart)
-        .env("XDG_RUNTIME_DIR", &dir)
-        .output()
-        .expect("the binary runs");
+        ],
+        &[("--json", &json), ("--csv", &csv), ("--chart", &chart)],
+    );
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "bench failed:\n{stdout}\n{stderr}");
@@ -213,9 +184,9 @@ fn compare_culling_measures_both_ways_in_one_run() {
     }
     let dir = out_dir("bench-cull");
     let json = dir.join("c.json");
-    let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
-        .args([
-            "bench",
+    let output = run_bench(
+        &dir,
+        &[
             "--techniques",
             "vat",
             "--counts",
@@ -227,12 +198,9 @@ fn compare_culling_measures_both_ways_in_one_run() {
             "--size",
             "160x90",
             "--compare-culling",
-        ])
-        .arg("--json")
-        .arg(&json)
-        .env("XDG_RUNTIME_DIR", &dir)
-        .output()
-        .expect("the binary runs");
+        ],
+        &[("--json", &json)],
+    );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "bench failed:\n{stdout}");
     assert!(stdout.contains("vat culled ÷ unculled"), "{stdout}");
@@ -267,9 +235,9 @@ fn compute_skinning_is_measured_with_its_skin_pass() {
     }
     let dir = out_dir("bench-compute");
     let json = dir.join("c.json");
-    let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
-        .args([
-            "bench",
+    let output = run_bench(
+        &dir,
+        &[
             "--techniques",
             "vat,compute-skinning",
             "--counts",
@@ -284,12 +252,9 @@ fn compute_skinning_is_measured_with_its_skin_pass() {
             // impostor (in the scene and in the shadows) needs no skinning.
             "--impostors",
             "off",
-        ])
-        .arg("--json")
-        .arg(&json)
-        .env("XDG_RUNTIME_DIR", &dir)
-        .output()
-        .expect("the binary runs");
+        ],
+        &[("--json", &json)],
+    );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "bench failed:\n{stdout}");
     assert!(stdout.contains("compute skinning ÷ VAT at"), "{stdout}");
@@ -332,9 +297,9 @@ fn compare_occlusion_measures_both_ways_with_the_occluded() {
     }
     let dir = out_dir("bench-occlusion");
     let (json, csv) = (dir.join("o.json"), dir.join("o.csv"));
-    let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
-        .args([
-            "bench",
+    let output = run_bench(
+        &dir,
+        &[
             "--techniques",
             "vat",
             "--counts",
@@ -352,14 +317,9 @@ fn compare_occlusion_measures_both_ways_with_the_occluded() {
             "--shadows",
             "off",
             "--compare-occlusion",
-        ])
-        .arg("--json")
-        .arg(&json)
-        .arg("--csv")
-        .arg(&csv)
-        .env("XDG_RUNTIME_DIR", &dir)
-        .output()
-        .expect("the binary runs");
+        ],
+        &[("--json", &json), ("--csv", &csv)],
+    );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "bench failed:\n{stdout}");
     assert!(stdout.contains("vat occlusion on ÷ off"), "{stdout}");
@@ -404,9 +364,9 @@ fn compare_aa_measures_taa_against_msaa_off_and_the_velocity_target() {
     }
     let dir = out_dir("bench-aa");
     let (json, csv) = (dir.join("a.json"), dir.join("a.csv"));
-    let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
-        .args([
-            "bench",
+    let output = run_bench(
+        &dir,
+        &[
             "--techniques",
             "vat",
             "--counts",
@@ -422,14 +382,9 @@ fn compare_aa_measures_taa_against_msaa_off_and_the_velocity_target() {
             "--aa",
             "taa",
             "--compare-aa",
-        ])
-        .arg("--json")
-        .arg(&json)
-        .arg("--csv")
-        .arg(&csv)
-        .env("XDG_RUNTIME_DIR", &dir)
-        .output()
-        .expect("the binary runs");
+        ],
+        &[("--json", &json), ("--csv", &csv)],
+    );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "bench failed:\n{stdout}");
     for line in [
@@ -485,107 +440,5 @@ fn compare_aa_measures_taa_against_msaa_off_and_the_velocity_target() {
         3,
         "{csv}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// A scene of several models: measured once per technique at its total,
-/// what each model drew reported (adding up to the whole), the draw calls
-/// counted, and with --compare-separate the same models drawn by one
-/// renderer each into the frame, with the scene ÷ separate ratio; the
-/// scene's draw calls do not grow with its models where multi-draw is
-/// there (the separate renderers' do).
-#[test]
-fn a_scene_is_measured_per_model_and_against_separate_renderers() {
-    if gpu_common::gpu_or_skip("a_scene_is_measured_per_model").is_none() {
-        return;
-    }
-    let dir = out_dir("bench-scene");
-    let (json, csv) = (dir.join("s.json"), dir.join("s.csv"));
-    let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
-        .args([
-            "bench",
-            "--model",
-            "horse:60",
-            "--model",
-            "bird:40",
-            "--techniques",
-            "vat",
-            "--frames",
-            "2",
-            "--warmup",
-            "1",
-            "--size",
-            "96x54",
-            "--compare-separate",
-        ])
-        .arg("--json")
-        .arg(&json)
-        .arg("--csv")
-        .arg(&csv)
-        .env("XDG_RUNTIME_DIR", &dir)
-        .output()
-        .expect("the binary runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "bench failed:\n{stdout}\n{stderr}");
-    assert!(stdout.contains("horse ×60"), "{stdout}");
-    assert!(
-        stdout.contains("one scene ÷ separate renderers"),
-        "{stdout}"
-    );
-    let v: Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("valid JSON");
-    let models = v["models"].as_array().expect("models");
-    let counts: Vec<(String, u64)> = models
-        .iter()
-        .map(|m| {
-            (
-                m["name"].as_str().unwrap().to_string(),
-                m["count"].as_u64().unwrap(),
-            )
-        })
-        .collect();
-    assert_eq!(counts, [("horse".into(), 60), ("bird".into(), 40)]);
-    assert_eq!(v["model"]["count"].as_u64(), Some(100));
-    assert_eq!(
-        v["far_field"]["impostors"], false,
-        "a scene has no impostors"
-    );
-    let results = v["results"].as_array().expect("results");
-    assert_eq!(results.len(), 2, "the scene and the separate renderers");
-    for r in results {
-        assert_eq!(r["count"].as_u64(), Some(100));
-        let per_model = r["per_model"].as_array().expect("per model");
-        assert_eq!(per_model.len(), 2);
-        let sum = |key: &str| {
-            per_model
-                .iter()
-                .map(|m| m[key].as_u64().unwrap())
-                .sum::<u64>()
-        };
-        assert_eq!(Some(sum("visible")), r["visible"].as_u64(), "{r}");
-        assert_eq!(Some(sum("triangles")), r["triangles"].as_u64(), "{r}");
-        assert!(sum("visible") > 0, "the view holds the crowd: {r}");
-        assert!(r["draw_calls"].as_u64().unwrap() > 0);
-    }
-    let scene = results.iter().find(|r| r["separate"] == false).unwrap();
-    let separate = results.iter().find(|r| r["separate"] == true).unwrap();
-    let calls = |r: &Value| r["draw_calls"].as_u64().unwrap();
-    // Each renderer draws the same passes as the scene (its cascades, its
-    // impostors), so two models' renderers draw at least as many calls.
-    assert!(calls(separate) >= calls(scene), "{scene}\n{separate}");
-    let ratio = v["ratios"]["scene_over_separate"]
-        .as_array()
-        .expect("ratio");
-    assert_eq!(ratio.len(), 1);
-    positive(&ratio[0]["wall_ms"], "scene_over_separate.wall_ms");
-    let csv = std::fs::read_to_string(&csv).expect("csv");
-    assert!(
-        csv.lines()
-            .next()
-            .unwrap()
-            .ends_with("draw_calls,visible_per_model,triangles_per_model")
-    );
-    assert!(csv.contains(",separate,"), "{csv}");
     let _ = std::fs::remove_dir_all(&dir);
 }
