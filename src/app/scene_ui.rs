@@ -136,14 +136,19 @@ pub fn scene_section(
     apply
 }
 
+/// Adds `choice` with `count` to `rows` unless it is listed already.
+pub fn add_model(rows: &mut Vec<SceneRow>, choice: ModelChoice, count: u32) {
+    if !has(rows, &choice) {
+        rows.push(SceneRow { choice, count });
+    }
+}
+
+fn has(rows: &[SceneRow], choice: &ModelChoice) -> bool {
+    rows.iter().any(|r| &r.choice == choice)
+}
+
 /// Adds the horse, the bird or a file (each once) with the add count.
 fn add_row(ui: &mut egui::Ui, edit: &mut SceneEdit, rows: &mut Vec<SceneRow>) {
-    let add = |choice: ModelChoice, count: u32, rows: &mut Vec<SceneRow>| {
-        if !rows.iter().any(|r| r.choice == choice) {
-            rows.push(SceneRow { choice, count });
-        }
-    };
-    let has = |rows: &[SceneRow], c: &ModelChoice| rows.iter().any(|r| &r.choice == c);
     ui.horizontal(|ui| {
         ui.label("add");
         ui.add(
@@ -159,7 +164,7 @@ fn add_row(ui: &mut egui::Ui, edit: &mut SceneEdit, rows: &mut Vec<SceneRow>) {
                 .add_enabled(!has(rows, &choice), egui::Button::new(name))
                 .clicked()
             {
-                add(choice, edit.add_count, rows);
+                add_model(rows, choice, edit.add_count);
             }
         }
     });
@@ -168,7 +173,7 @@ fn add_row(ui: &mut egui::Ui, edit: &mut SceneEdit, rows: &mut Vec<SceneRow>) {
         let file = ModelChoice::File(edit.add_file.trim().into());
         let ok = !edit.add_file.trim().is_empty() && !has(rows, &file);
         if ui.add_enabled(ok, egui::Button::new("+ file")).clicked() {
-            add(file, edit.add_count, rows);
+            add_model(rows, file, edit.add_count);
             edit.add_file.clear();
         }
     });

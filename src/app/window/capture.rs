@@ -92,12 +92,7 @@ impl Running {
                 .take()
                 .unwrap_or_else(|| self.scene_rows());
             let choice = crate::crowd::setup::ModelChoice::File(path.to_owned());
-            if !rows.iter().any(|r| r.choice == choice) {
-                rows.push(crate::app::scene_ui::SceneRow {
-                    choice,
-                    count: self.ui.scene.add_count,
-                });
-            }
+            crate::app::scene_ui::add_model(&mut rows, choice, self.ui.scene.add_count);
             self.ui.scene.draft = Some(rows);
             self.message = Some(format!(
                 "{}: added to the scene's list; Apply builds it",
