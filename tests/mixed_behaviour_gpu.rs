@@ -15,11 +15,10 @@ mod shared;
 
 use glam::Vec3;
 use stampede::crowd::anim::BehaviourView;
-use stampede::crowd::placement::{Placement, loop_placement};
+use stampede::crowd::placement::Placement;
 use stampede::crowd::scene::{JOINS_FLOCK, JOINS_HERD, JOINS_NOTHING};
 use stampede::crowd::setup::{Loaded, ModelChoice, load};
-use stampede::crowd::{BehaviourSettings, FrameSettings, instance_clip_time};
-use stampede::render::crowd_buffer::scene_seed;
+use stampede::crowd::{BehaviourSettings, FrameSettings};
 use stampede::render::headless::Headless;
 use stampede::render::mixed::SceneModel;
 use stampede::render::mixed_behaviour::plan;
@@ -76,8 +75,6 @@ fn cull_matches(
     name: &str,
 ) -> (u32, usize) {
     let renderer = &view.renderer;
-    let scene = renderer.mixed_scene().expect("a scene");
-    let uniform = renderer.culler().last_uniform().expect("culled");
     let frame = renderer.last_frame.expect("a frame");
     assert_eq!(frame.behaviour, 1, "{name}: behaviour is on");
     let BehaviourView::Herd { herd, table } = renderer.behaviour().view() else {
@@ -91,35 +88,21 @@ fn cull_matches(
         .expect("the flock reads back");
     let lists = renderer.culler().read_lists(gpu).expect("read back");
     let regions = renderer.culler().regions().clone();
-    let mut cpu = vec![0u32; regions.regions()];
-    let (mut culled, mut moved, mut total) = (0, 0, 0);
-    for (m, entry) in scene.table.iter().enumerate() {
-        let f = entry.frame_for(&frame);
-        let model = &uniform.models[m];
-        let sphere = Vec3::from_slice(&model.sphere[..3]);
-        for local in 0..entry.count {
-            let inst = stampede::crowd::generate(scene_seed(SEED, m), local);
-            let p = placement(
-                entry.joins,
-                entry.rank_base + local,
-                herd,
-                table,
-                &boids,
-                frame.ground_y,
-            );
-            // Not where its loop would have it.
-            let (clip, _) = instance_clip_time(&inst, &f, &loaded[m].vat.clips);
-            let mut looped = loop_placement(&inst, &f, loaded[m].ground_speeds[clip]);
-            looped.origin += entry.offset();
-            moved += (looped.origin.distance(p.origin) > 1e-3) as u32;
-            total += 1;
-            let centre = p.to_world(sphere, inst.scale);
-            match uniform.cull_model(model, centre, model.sphere[3] * inst.scale, inst.scale) {
-                Some(bits) => cpu[model.region_of(bits) as usize] += 1,
-                None => culled += 1,
-            }
-        }
-    }
+    let (mut moved, mut total) = (0, 0);
+    let (cpu, culled) = cpu_cull(view, |m, entry, local, inst, f| {
+        let p = placement(
+            entry.joins,
+            entry.rank_base + local,
+            herd,
+            table,
+            &boids,
+            frame.ground_y,
+        );
+        // Not where its loop would have it.
+        moved += (looped(loaded, m, entry, inst, f).origin.distance(p.origin) > 1e-3) as u32;
+        total += 1;
+        p
+    });
     let gpu_counts: Vec<u32> = (0..regions.regions())
         .map(|r| lists.args[r * 5 + 1])
         .collect();

@@ -10,10 +10,9 @@ use mixed_common::*;
 #[path = "common/mod.rs"]
 mod shared;
 
-use stampede::crowd::placement::loop_placement;
 use stampede::crowd::scene::CrowdModelGpu;
 use stampede::crowd::setup::{ModelChoice, load};
-use stampede::crowd::{BehaviourSettings, FrameSettings, instance_clip_time};
+use stampede::crowd::{BehaviourSettings, FrameSettings};
 use stampede::render::crowd_buffer::scene_seed;
 use stampede::render::headless::{Headless, RgbaImage};
 use stampede::render::{CrowdDraw, RendererConfig, TechniqueKind};
@@ -121,30 +120,13 @@ fn visible_counts_per_model_and_level_equal_the_cpu_cull() {
     };
     view.draw_frame(&settings).expect("draws");
     let renderer = &view.renderer;
-    let uniform = renderer.culler().last_uniform().expect("culled");
-    let frame = renderer.last_frame.expect("a frame");
     let scene = renderer.mixed_scene().expect("a scene of two models");
     let lists = renderer.culler().read_lists(&gpu).expect("read back");
     let regions = renderer.culler().regions().clone();
     assert_eq!(regions.levels.len(), 2);
-    let mut cpu = vec![0u32; regions.regions()];
-    let mut culled = 0;
-    for (m, entry) in scene.table.iter().enumerate() {
-        let f = entry.frame_for(&frame);
-        let model = &uniform.models[m];
-        let sphere = glam::Vec3::from_slice(&model.sphere[..3]);
-        for local in 0..entry.count {
-            let inst = stampede::crowd::generate(scene_seed(SEED, m), local);
-            let (clip, _) = instance_clip_time(&inst, &f, &loaded[m].vat.clips);
-            let mut p = loop_placement(&inst, &f, loaded[m].ground_speeds[clip]);
-            p.origin += entry.offset();
-            let centre = p.to_world(sphere, inst.scale);
-            match uniform.cull_model(model, centre, model.sphere[3] * inst.scale, inst.scale) {
-                Some(bits) => cpu[model.region_of(bits) as usize] += 1,
-                None => culled += 1,
-            }
-        }
-    }
+    let (cpu, culled) = cpu_cull(&view, |m, entry, _, inst, f| {
+        looped(&loaded, m, entry, inst, f)
+    });
     let gpu_counts: Vec<u32> = (0..regions.regions())
         .map(|r| lists.args[r * 5 + 1])
         .collect();

@@ -4,34 +4,42 @@
 
 mod common;
 
+use std::ffi::OsStr;
 use std::process::Command;
+
+/// The viewer run with `args` (its log at info, wgpu's warnings only): it
+/// must exit 0; returns its log.
+fn run_viewer<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
+        .args(args)
+        .env("RUST_LOG", "info,wgpu_hal=error,wgpu_core=warn,naga=error")
+        .output()
+        .expect("run the stampede binary");
+    let log = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(
+        output.status.success(),
+        "stampede exited with {}:\n{log}",
+        output.status
+    );
+    log
+}
 
 #[test]
 fn window_renders_frames_and_survives_resizes() {
     if !common::have_display() {
         return;
     }
-    let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
-        .args([
-            "--count",
-            "200",
-            "--frames",
-            "30",
-            "--size",
-            "640x400",
-            "--resize-test",
-            "--fps",
-            "15",
-        ])
-        .env("RUST_LOG", "info,wgpu_hal=error,wgpu_core=warn,naga=error")
-        .output()
-        .expect("run the stampede binary");
-    let log = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "stampede exited with {}:\n{log}",
-        output.status
-    );
+    let log = run_viewer([
+        "--count",
+        "200",
+        "--frames",
+        "30",
+        "--size",
+        "640x400",
+        "--resize-test",
+        "--fps",
+        "15",
+    ]);
     assert!(
         log.contains("rendered 30 frames"),
         "the viewer did not report its frames:\n{log}"
@@ -49,30 +57,20 @@ fn window_rebuilds_a_lost_device_and_carries_on() {
     if !common::have_display() {
         return;
     }
-    let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
-        .args([
-            "--count",
-            "50",
-            "--frames",
-            "12",
-            "--size",
-            "320x200",
-            "--technique",
-            "skinning",
-            "--fps",
-            "15",
-            "--lose-device-at",
-            "5",
-        ])
-        .env("RUST_LOG", "info,wgpu_hal=error,wgpu_core=warn,naga=error")
-        .output()
-        .expect("run the stampede binary");
-    let log = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "stampede exited with {}:\n{log}",
-        output.status
-    );
+    let log = run_viewer([
+        "--count",
+        "50",
+        "--frames",
+        "12",
+        "--size",
+        "320x200",
+        "--technique",
+        "skinning",
+        "--fps",
+        "15",
+        "--lose-device-at",
+        "5",
+    ]);
     assert!(!log.contains("panicked"), "a panic:\n{log}");
     assert!(
         log.contains("lose-device test: destroying the GPU device"),
@@ -96,30 +94,20 @@ fn window_shows_a_scene_and_rebuilds_it() {
     if !common::have_display() {
         return;
     }
-    let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
-        .args([
-            "--model",
-            "horse:40",
-            "--model",
-            "bird:30",
-            "--frames",
-            "10",
-            "--size",
-            "320x200",
-            "--fps",
-            "15",
-            "--lose-device-at",
-            "4",
-        ])
-        .env("RUST_LOG", "info,wgpu_hal=error,wgpu_core=warn,naga=error")
-        .output()
-        .expect("run the stampede binary");
-    let log = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "stampede exited with {}:\n{log}",
-        output.status
-    );
+    let log = run_viewer([
+        "--model",
+        "horse:40",
+        "--model",
+        "bird:30",
+        "--frames",
+        "10",
+        "--size",
+        "320x200",
+        "--fps",
+        "15",
+        "--lose-device-at",
+        "4",
+    ]);
     assert!(!log.contains("panicked"), "a panic:\n{log}");
     assert_eq!(
         log.matches("a scene of 2 models: horse ×40, bird ×30")
@@ -146,35 +134,26 @@ fn window_applies_a_new_scene_list() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let corrupt = dir.join("corrupt.glb");
     std::fs::write(&corrupt, b"glTF not really").expect("write");
-    let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
-        .args([
-            "--model",
-            "horse:40",
-            "--model",
-            "bird:30",
-            "--frames",
-            "10",
-            "--size",
-            "320x200",
-            "--fps",
-            "15",
-            "--lose-device-at",
-            "6",
-        ])
-        .args(["--test-scene", "bird:20"])
-        .arg("--test-scene")
-        .arg(format!("{}:10", deer.display()))
-        .arg("--test-scene")
-        .arg(format!("{}:5", corrupt.display()))
-        .env("RUST_LOG", "info,wgpu_hal=error,wgpu_core=warn,naga=error")
-        .output()
-        .expect("run the stampede binary");
-    let log = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "stampede exited with {}:\n{log}",
-        output.status
-    );
+    let log = run_viewer([
+        "--model".to_string(),
+        "horse:40".into(),
+        "--model".into(),
+        "bird:30".into(),
+        "--frames".into(),
+        "10".into(),
+        "--size".into(),
+        "320x200".into(),
+        "--fps".into(),
+        "15".into(),
+        "--lose-device-at".into(),
+        "6".into(),
+        "--test-scene".into(),
+        "bird:20".into(),
+        "--test-scene".into(),
+        format!("{}:10", deer.display()),
+        "--test-scene".into(),
+        format!("{}:5", corrupt.display()),
+    ]);
     assert!(!log.contains("panicked"), "a panic:\n{log}");
     assert!(
         log.contains("a scene of 2 models: horse ×40, bird ×30"),

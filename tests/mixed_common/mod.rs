@@ -76,3 +76,58 @@ pub fn picture(view: &mut Headless, hidden: u32, settings: &FrameSettings) -> Rg
 pub fn same_pixel(a: &RgbaImage, b: &RgbaImage, i: usize) -> bool {
     a.pixels[i * 4..i * 4 + 4] == b.pixels[i * 4..i * 4 + 4]
 }
+
+/// Where instance `inst` of model `m` (its table `entry`) runs on its loop
+/// in the frame `f` as its model sees it, in the scene's field.
+pub fn looped(
+    loaded: &[Loaded],
+    m: usize,
+    entry: &stampede::crowd::scene::CrowdModelGpu,
+    inst: &stampede::crowd::Instance,
+    f: &stampede::crowd::FrameUniform,
+) -> stampede::crowd::placement::Placement {
+    let (clip, _) = stampede::crowd::instance_clip_time(inst, f, &loaded[m].vat.clips);
+    let mut p = stampede::crowd::placement::loop_placement(inst, f, loaded[m].ground_speeds[clip]);
+    p.origin += entry.offset();
+    p
+}
+
+/// Every instance of the scene `view` last drew, placed by `place` (its
+/// model, its table entry, its index in the model, the instance, the frame
+/// as its model sees it) and culled by the CPU twin of the cull pass: the
+/// count in each region of the visible list, and how many were culled.
+pub fn cpu_cull(
+    view: &Headless,
+    mut place: impl FnMut(
+        usize,
+        &stampede::crowd::scene::CrowdModelGpu,
+        u32,
+        &stampede::crowd::Instance,
+        &stampede::crowd::FrameUniform,
+    ) -> stampede::crowd::placement::Placement,
+) -> (Vec<u32>, u32) {
+    let renderer = &view.renderer;
+    let uniform = renderer.culler().last_uniform().expect("culled");
+    let frame = renderer.last_frame.expect("a frame");
+    let scene = renderer.mixed_scene().expect("a scene");
+    let mut cpu = vec![0u32; renderer.culler().regions().regions()];
+    let mut culled = 0;
+    for (m, entry) in scene.table.iter().enumerate() {
+        let f = entry.frame_for(&frame);
+        let model = &uniform.models[m];
+        let sphere = glam::Vec3::from_slice(&model.sphere[..3]);
+        for local in 0..entry.count {
+            let inst = stampede::crowd::generate(
+                stampede::render::crowd_buffer::scene_seed(SEED, m),
+                local,
+            );
+            let p = place(m, entry, local, &inst, &f);
+            let centre = p.to_world(sphere, inst.scale);
+            match uniform.cull_model(model, centre, model.sphere[3] * inst.scale, inst.scale) {
+                Some(bits) => cpu[model.region_of(bits) as usize] += 1,
+                None => culled += 1,
+            }
+        }
+    }
+    (cpu, culled)
+}
