@@ -11,7 +11,11 @@
 @group(1) @binding(0) var atlas_albedo: texture_2d_array<f32>;
 @group(1) @binding(1) var atlas_normal_depth: texture_2d_array<f32>;
 @group(1) @binding(3) var atlas_sampler: sampler;
-@group(1) @binding(4) var<storage, read> atlas: AtlasParams;
+// Each model's atlas parameters (one entry per model of the scene, in
+// the crowd's model order; a scene's atlases share the textures, each
+// model its own layers), and every model's clips in the scene's clip order
+// (their first layers within the shared textures).
+@group(1) @binding(4) var<storage, read> atlases: array<AtlasParams>;
 @group(1) @binding(5) var<storage, read> atlas_clips: array<AtlasClip>;
 // 1 when the scene is multisampled (alpha to coverage).
 override atlas_msaa: u32 = 0u;
@@ -42,9 +46,16 @@ struct ImpostorOut {
     // less where it is (the velocity target: the impostor is a flipbook,
     // its points move with its centre); zero when `frame.velocity` is 0.
     @location(10) @interpolate(flat) shift: vec3<f32>,
+    // The instance's model (its entry of `atlases`).
+    @location(11) @interpolate(flat) model: u32,
 };
 
-fn impostor_layer(clip: u32, t: f32) -> u32 {
+// Model `m`'s atlas parameters (the last entry's past the table).
+fn atlas_of(m: u32) -> AtlasParams {
+    return atlases[min(m, arrayLength(&atlases) - 1u)];
+}
+
+fn impostor_layer(atlas: AtlasParams, clip: u32, t: f32) -> u32 {
     let c = atlas_clips[min(clip, arrayLength(&atlas_clips) - 1u)];
     return min(c.first_layer + atlas_frame(c, t), atlas.layers - 1u);
 }
@@ -54,6 +65,8 @@ fn impostor_layer(clip: u32, t: f32) -> u32 {
 fn impostor_vertex(corner: u32, instance: u32, from_sun: bool) -> ImpostorOut {
     let index = impostor_visible[instance] & 0x0fffffffu;
     let inst = instances[index];
+    let model = model_of(index);
+    let atlas = atlas_of(model);
     let a = anim_state(index, inst);
     let p = a.place;
     let m = placement_basis(p);
@@ -97,7 +110,8 @@ fn impostor_vertex(corner: u32, instance: u32, from_sun: bool) -> ImpostorOut {
     out.uv = vec2<f32>(sx * 0.5 + 0.5, 0.5 - sy * 0.5);
     out.world_pos = world;
     out.cell = cell;
-    out.layers = vec2<u32>(impostor_layer(a.previous, a.previous_time), impostor_layer(a.clip, a.time));
+    out.layers = vec2<u32>(impostor_layer(atlas, a.previous, a.previous_time), impostor_layer(atlas, a.clip, a.time));
+    out.model = model;
     out.fade_scale = vec3<f32>(a.weight, inst.scale, f32(atlas.cell) / max(quad_px, 1e-3));
     out.view = view;
     out.axis_x = right;
@@ -150,12 +164,15 @@ struct AtlasTexels {
 };
 
 fn atlas_texels(in: ImpostorOut) -> AtlasTexels {
+    let atlas = atlas_of(in.model);
     let cell = f32(atlas.cell);
     // Texels of the cell, kept half a texel of the mip level read inside
     // its edges, so that filtering never reads the neighbouring cell.
     let local = in.uv * cell;
     let footprint = in.fade_scale.z;
-    let lod = max(log2(max(footprint, 1e-6)) - 0.5, 0.0);
+    // At most the model's last mip level (a texel per cell): a scene's
+    // textures may have more levels than a model with smaller cells drew.
+    let lod = clamp(log2(max(footprint, 1e-6)) - 0.5, 0.0, log2(cell));
     let inset = clamp(0.5 * exp2(ceil(lod)), 0.5, cell * 0.5);
     let texel = vec2<f32>(in.cell) * cell + clamp(local, vec2<f32>(inset), vec2<f32>(cell - inset));
     let uv = texel / vec2<f32>(atlas.layer_width, atlas.layer_height);
@@ -174,7 +191,7 @@ fn atlas_texels(in: ImpostorOut) -> AtlasTexels {
 // by the baked depth through the sphere (0 at its side towards the viewer).
 fn atlas_surface(in: ImpostorOut, normal_depth: vec4<f32>, coverage: f32) -> vec3<f32> {
     let depth01 = normal_depth.w / coverage;
-    let t = atlas.sphere.w * in.fade_scale.y * (1.0 - 2.0 * depth01);
+    let t = atlas_of(in.model).sphere.w * in.fade_scale.y * (1.0 - 2.0 * depth01);
     return in.world_pos + in.view * t;
 }
 
@@ -250,6 +267,6 @@ fn fs_impostor_shadow(in: ImpostorOut) -> @builtin(frag_depth) f32 {
     }
     // The quad's own depth here, moved to the surface the texel shows.
     let depth01 = texels.normal_depth.w / coverage;
-    let t = atlas.sphere.w * in.fade_scale.y * (1.0 - 2.0 * depth01);
+    let t = atlas_of(in.model).sphere.w * in.fade_scale.y * (1.0 - 2.0 * depth01);
     return clamp(in.clip_pos.z + t * in.tint.x, 0.0, 1.0);
 }

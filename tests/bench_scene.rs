@@ -60,10 +60,10 @@ fn a_scene_is_measured_per_model_and_against_separate_renderers() {
         .collect();
     assert_eq!(counts, [("horse".into(), 60), ("bird".into(), 40)]);
     assert_eq!(v["model"]["count"].as_u64(), Some(100));
-    assert_eq!(
-        v["far_field"]["impostors"], false,
-        "a scene has no impostors"
-    );
+    // The scene's far field: every model's atlas in one, drawn before
+    // the timed frames.
+    assert_eq!(v["far_field"]["impostors"], true, "{}", v["far_field"]);
+    positive(&v["far_field"]["atlas_bytes"], "far_field.atlas_bytes");
     let results = v["results"].as_array().expect("results");
     assert_eq!(results.len(), 2, "the scene and the separate renderers");
     for r in results {

@@ -158,11 +158,25 @@ fn visible_counts_per_model_and_level_equal_the_cpu_cull() {
     } else {
         assert_eq!(draw.calls(), regions.mesh_regions());
     }
-    // The frame's draw calls as counted while recording: that draw in the
-    // scene pass and in each shadow cascade (a scene has no impostors).
+    // And one draw of every model's impostors.
+    let impostors = renderer
+        .culler()
+        .impostor_draw()
+        .expect("the far field's impostors are on by default");
+    assert_eq!(impostors.regions, 2);
+    if renderer.culler().multi_draw {
+        assert_eq!(impostors.calls(), 1, "one impostor draw for every model");
+    } else {
+        assert_eq!(impostors.calls(), 2);
+    }
+    // The frame's draw calls as counted while recording: those draws in
+    // the scene pass and in each shadow cascade.
     let cascades = renderer.shadow_stats().len() as u32;
     assert!(cascades > 0, "shadows are on by default");
-    assert_eq!(renderer.costs().draw_calls, draw.calls() * (1 + cascades));
+    assert_eq!(
+        renderer.costs().draw_calls,
+        (draw.calls() + impostors.calls()) * (1 + cascades)
+    );
 }
 
 /// What a scene of several models cannot do yet is refused with the
@@ -183,12 +197,6 @@ fn a_scene_refuses_what_it_cannot_do_yet() {
     assert_eq!(view.renderer.technique_kind(), TechniqueKind::Vat);
     let err = view.renderer.set_count(100).unwrap_err().to_string();
     assert!(err.contains("each model"), "{err}");
-    assert!(
-        view.renderer
-            .impostor_error
-            .as_deref()
-            .is_some_and(|e| e.contains("coarse"))
-    );
     view.render(&FrameSettings::default()).expect("still draws");
 }
 
@@ -200,13 +208,35 @@ fn a_scene_refuses_what_it_cannot_do_yet() {
 /// model's field, so colours differ a little.)
 #[test]
 fn each_model_covers_what_it_covers_alone() {
+    covers_what_it_covers_alone(false);
+}
+
+/// The same with the far field's impostors, from far enough that many
+/// instances of each model are impostors: the scene's shared atlas gives
+/// each model the impostors of its own atlas.
+#[test]
+fn each_models_impostors_cover_what_they_cover_alone() {
+    covers_what_it_covers_alone(true);
+}
+
+/// Instances of model `m` the last frame of `view` drew as impostors.
+fn impostor_count(view: &Headless, gpu: &stampede::gpu::GpuContext, m: usize) -> u32 {
+    let culler = view.renderer.culler();
+    let lists = culler.read_lists(gpu).expect("read back");
+    lists.args[culler.regions().impostor_region(m) as usize * 5 + 1]
+}
+
+fn covers_what_it_covers_alone(impostors: bool) {
     let Some(gpu) = common::gpu_or_skip("mixed_gpu") else {
         return;
     };
     let loaded = models();
     let counts = [60, 80];
     let mut view = scene_with(gpu.clone(), &loaded, &counts, false);
-    view.camera.distance *= 0.45;
+    let mut cull = view.renderer.cull_settings();
+    cull.impostors = impostors;
+    view.renderer.set_cull_settings(cull);
+    view.camera.distance *= if impostors { 1.6 } else { 0.45 };
     let camera = view.camera;
     let settings = FrameSettings {
         time: 2.0,
@@ -215,6 +245,7 @@ fn each_model_covers_what_it_covers_alone() {
     for m in 0..2 {
         let others = 0b11 & !(1 << m);
         let alone_in_scene = picture(&mut view, others, &settings);
+        let scene_far = impostor_count(&view, &gpu, m);
         let empty_scene = picture(&mut view, 0b11, &settings);
         let entry = view.renderer.mixed_scene().unwrap().table[m];
         // The model by itself, with the scene's instances of it.
@@ -231,8 +262,7 @@ fn each_model_covers_what_it_covers_alone() {
             ..Default::default()
         };
         config.shadows.enabled = false;
-        // A scene has no impostors yet: its far field is the coarse levels.
-        config.cull.impostors = false;
+        config.cull.impostors = impostors;
         let mut single = Headless::new(gpu.clone(), &loaded[m].model, &loaded[m].vat, &config)
             .expect("renderer");
         // Its field where the scene put it.
@@ -243,6 +273,16 @@ fn each_model_covers_what_it_covers_alone() {
             ..settings
         };
         let alone = single.render(&own).expect("renders");
+        let far = impostor_count(&single, &gpu, 0);
+        if impostors {
+            // The scene drew as many of this model's instances as
+            // impostors as the model alone did.
+            eprintln!("model {m}: {far} impostors alone, {scene_far} in the scene");
+            assert!(far > 5, "model {m}: {far} impostors: the view tests them");
+            assert_eq!(scene_far, far);
+        } else {
+            assert_eq!((far, scene_far), (0, 0));
+        }
         single.renderer.hide_crowd = true;
         let empty = single.render(&own).expect("renders");
         let n = (SIZE.0 * SIZE.1) as usize;

@@ -30,6 +30,8 @@ pub struct AtlasView {
     pub build_ms: Option<f64>,
     /// Why there is none.
     pub error: Option<String>,
+    /// Models whose atlases it holds (a scene's share the textures).
+    pub models: u32,
 }
 
 /// Region `r`'s colour in the tint view, as the shader draws it (a little
@@ -43,13 +45,38 @@ impl AtlasView {
     /// What `renderer` has of its atlas.
     pub fn of(renderer: &crate::render::Renderer) -> Self {
         let layout = renderer.impostor_layout();
-        Self {
+        let mut view = Self {
             layers: layout.layers,
             cells: layout.cells(),
             cell: layout.cell,
             bytes: layout.bytes(),
             build_ms: renderer.impostor_atlas().map(|a| a.build_ms),
             error: renderer.impostor_error.clone(),
+            models: 1,
+        };
+        if let Some(scene) = renderer.mixed_scene() {
+            let layouts: Vec<_> = scene.atlases.iter().map(|(l, _)| l.as_ref()).collect();
+            let plan = crate::impostor::SceneAtlasPlan::plan(&layouts);
+            view.layers = plan.layers;
+            view.bytes = plan.bytes();
+            view.models = layouts.len() as u32;
+        }
+        view
+    }
+
+    /// What the atlas is: its layers, views and memory.
+    fn describe(&self) -> String {
+        let mib = self.bytes as f64 / (1024.0 * 1024.0);
+        if self.models > 1 {
+            format!(
+                "impostor atlas of {} models: {} layers, {mib:.1} MiB",
+                self.models, self.layers
+            )
+        } else {
+            format!(
+                "impostor atlas: {} layers × {} views of {}², {mib:.1} MiB",
+                self.layers, self.cells, self.cell
+            )
         }
     }
 }
@@ -149,19 +176,10 @@ pub fn cull_section(ui: &mut egui::Ui, s: &mut CullSettings, view: &CullView<'_>
             let atlas = match (&a.error, a.build_ms) {
                 (Some(e), _) => e.clone(),
                 (None, Some(ms)) => format!(
-                    "impostor atlas: {} layers × {} views of {}², {:.1} MiB, drawn in {ms:.0} ms; the same for every technique",
-                    a.layers,
-                    a.cells,
-                    a.cell,
-                    a.bytes as f64 / (1024.0 * 1024.0)
+                    "{}, drawn in {ms:.0} ms; the same for every technique",
+                    a.describe()
                 ),
-                (None, None) => format!(
-                    "impostor atlas: {} layers × {} views of {}², {:.1} MiB, drawn when first needed",
-                    a.layers,
-                    a.cells,
-                    a.cell,
-                    a.bytes as f64 / (1024.0 * 1024.0)
-                ),
+                (None, None) => format!("{}, drawn when first needed", a.describe()),
             };
             ui.label(egui::RichText::new(atlas).small());
         });
@@ -208,6 +226,7 @@ mod tests {
                 bytes: 28 << 20,
                 build_ms: Some(1510.0),
                 error: None,
+                models: 1,
             },
             occlusion: Default::default(),
         };
@@ -287,5 +306,31 @@ mod tests {
         assert!(s.culling);
         h.click("freeze culling", ui!());
         assert!(!s.freeze);
+    }
+
+    #[test]
+    fn a_scenes_atlas_is_described_by_its_models() {
+        let one = AtlasView {
+            layers: 44,
+            cells: 60,
+            cell: 32,
+            bytes: 28 << 20,
+            models: 1,
+            ..AtlasView::default()
+        };
+        assert_eq!(
+            one.describe(),
+            "impostor atlas: 44 layers × 60 views of 32², 28.0 MiB"
+        );
+        let scene = AtlasView {
+            layers: 112,
+            models: 3,
+            bytes: 80 << 20,
+            ..one
+        };
+        assert_eq!(
+            scene.describe(),
+            "impostor atlas of 3 models: 112 layers, 80.0 MiB"
+        );
     }
 }

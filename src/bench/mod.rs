@@ -180,7 +180,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
     let mut renderer = models.renderer(&gpu, &config)?;
     // The atlas is drawn before any frame is timed (else the first warm-up
     // frame would carry it) and its size and build time go in the report.
-    if config.cull.impostors && !plan.is_scene() {
+    if config.cull.impostors {
         renderer.ensure_impostors()?;
     }
     let mut separate = if args.compare_separate {
@@ -388,7 +388,7 @@ fn save_partial(report: &mut BenchReport, args: &BenchArgs) {
 /// The far field's settings and atlas, for the report.
 fn far_field_report(renderer: &Renderer, config: &RendererConfig) -> FarFieldReport {
     let mut report = FarFieldReport {
-        // Asked for and built (a scene of several models has none).
+        // Asked for and built.
         impostors: config.cull.impostors && renderer.impostor_atlas().is_some(),
         impostor_px: config.cull.impostor_px,
         coarse_levels: config.cull.coarse_levels,
@@ -405,8 +405,8 @@ fn far_field_report(renderer: &Renderer, config: &RendererConfig) -> FarFieldRep
     if let Some(atlas) = renderer.impostor_atlas() {
         report.atlas_bytes = atlas.bytes;
         report.atlas_build_ms = atlas.build_ms;
-        report.atlas_cell = atlas.layout.cell;
-        report.atlas_cells = atlas.layout.cells() * atlas.layout.layers;
+        report.atlas_cell = atlas.models.iter().map(|(l, _)| l.cell).max().unwrap_or(0);
+        report.atlas_cells = atlas.models.iter().map(|(l, _)| l.cells() * l.layers).sum();
     }
     report
 }

@@ -58,7 +58,9 @@ impl ModelChoice {
 pub struct Loaded {
     pub choice: ModelChoice,
     pub model: Model,
-    pub vat: Vat,
+    /// Shared with the renderers that need it again later (a scene's
+    /// impostor atlases, drawn when a frame first wants them).
+    pub vat: Arc<Vat>,
     pub motion: Motion,
     /// Each clip's ground speed, model units per second of clip time.
     pub ground_speeds: Vec<f32>,
@@ -211,7 +213,7 @@ pub fn load_with(
         impostor,
         choice: choice.clone(),
         model,
-        vat,
+        vat: Arc::new(vat),
         motion,
         ground_speeds,
         clip,

@@ -7,6 +7,9 @@
 //! shaders/impostor_common.wgsl). The GPU draws the atlas and measures an
 //! impostor's picture against the mesh's (`render::impostor`).
 
+mod scene;
+pub use scene::SceneAtlasPlan;
+
 use crate::vat::{Vat, VatClip};
 use glam::{Mat4, Vec3};
 

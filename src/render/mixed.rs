@@ -10,16 +10,19 @@
 //! CPU technique keeps one model per scene. With behaviour off each
 //! ground model runs round its own track, side by side, flyers circling
 //! over them; with behaviour on the ground models are one mixed herd and
-//! the flyers one flock over it (`mixed_behaviour`). What a scene does
-//! not do yet, and says so: impostors (its far field uses the coarse mesh
-//! levels).
+//! the flyers one flock over it (`mixed_behaviour`). The far field's
+//! impostors are every model's atlas in one pair of textures
+//! (`impostor::scene_atlas`), drawn by one draw over the models' impostor
+//! regions.
 
 use super::cull::{CullSource, Culler};
+use super::impostor::AtlasSource;
 use super::model_gpu::ModelGpu;
 use super::techniques::members::Member;
 use super::{CrowdBuffer, RenderError, Renderer, RendererConfig, TechniqueKind};
 use crate::crowd::scene::{CrowdModelGpu, MAX_SCENE_MODELS};
 use crate::crowd::{BehaviourSettings, CLIP_MIXED, CrowdSpec, Motion};
+use crate::impostor::AtlasLayout;
 use crate::lod::{GeometrySet, LodLevel};
 use crate::vat::{Vat, VatSet};
 use crate::{Aabb, Model};
@@ -41,16 +44,15 @@ pub struct SceneState {
     pub ground_bounds: Aabb,
     /// The shared VAT array's plan.
     pub vat: VatSet,
+    /// Each model's impostor atlas layout and its own VAT, which the atlas
+    /// is drawn from the first time a frame wants impostors.
+    pub atlases: Vec<(Arc<AtlasLayout>, Arc<Vat>)>,
 }
 
 /// The techniques that draw one model per scene (the panel and the
 /// errors say it).
 pub const SCENE_TECHNIQUES: &str =
     "draws one model per scene: a scene of several models is drawn by the GPU techniques";
-
-/// Why a scene has no impostors.
-pub const SCENE_IMPOSTORS: &str =
-    "a scene of several models has no impostors yet: its far field uses the coarse mesh levels";
 
 /// Gap between two ground models' fields, in their larger member size.
 const FIELD_GAP: f32 = 4.0;
@@ -130,7 +132,26 @@ impl SceneState {
                 ground_bounds
             },
             vat,
+            atlases: models
+                .iter()
+                .map(|m| (m.loaded.impostor.clone(), m.loaded.vat.clone()))
+                .collect(),
         }
+    }
+
+    /// What each model's impostor atlas is drawn from (`members`: the
+    /// scene's, in the same order).
+    pub fn atlas_sources<'a>(&'a self, members: &'a [Member]) -> Vec<AtlasSource<'a>> {
+        self.atlases
+            .iter()
+            .zip(members)
+            .map(|((layout, vat), member)| AtlasSource {
+                layout: layout.clone(),
+                vat,
+                model: &member.model,
+                indices: &member.lod.indices,
+            })
+            .collect()
     }
 
     /// The radius around the origin every field fits in.
@@ -176,7 +197,7 @@ impl Renderer {
             )));
         }
         let caps = gpu.caps;
-        let vats: Vec<&Vat> = models.iter().map(|m| &m.loaded.vat).collect();
+        let vats: Vec<&Vat> = models.iter().map(|m| m.loaded.vat.as_ref()).collect();
         let names: Vec<String> = models.iter().map(|m| m.loaded.model.name()).collect();
         let named: Vec<(&str, &Vat)> = names
             .iter()
@@ -286,7 +307,6 @@ impl Renderer {
             config.seed,
             config.behaviour,
         );
-        r.impostor_error = Some(SCENE_IMPOSTORS.into());
         let mut state = SceneState::plan(models, set);
         for (entry, j) in state.table.iter_mut().zip(&joining) {
             j.apply(entry);

@@ -347,18 +347,26 @@ impl Renderer {
         if self.impostors.is_some() || self.impostor_error.is_some() {
             return Ok(());
         }
-        match impostor::ImpostorAtlas::build(
-            &self.gpu,
-            self.impostor_layout.clone(),
-            &self.vat,
-            &self.model,
-        ) {
+        let built = match &self.mixed {
+            Some(scene) => {
+                impostor::ImpostorAtlas::build_scene(&self.gpu, &scene.atlas_sources(&self.members))
+            }
+            None => impostor::ImpostorAtlas::build(
+                &self.gpu,
+                self.impostor_layout.clone(),
+                &self.vat,
+                &self.model,
+            ),
+        };
+        match built {
             Ok(atlas) => {
                 log::info!(
-                    "impostor atlas: {} layers of {} cells of {}², {:.1} MiB, drawn in {:.0} ms",
-                    atlas.layout.layers,
-                    atlas.layout.cells(),
-                    atlas.layout.cell,
+                    "impostor atlas: {} layers of {}×{} texels ({} model{}), {:.1} MiB, drawn in {:.0} ms",
+                    atlas.layers,
+                    atlas.layer_size.0,
+                    atlas.layer_size.1,
+                    atlas.models.len(),
+                    if atlas.models.len() == 1 { "" } else { "s" },
                     atlas.bytes as f64 / (1024.0 * 1024.0),
                     atlas.build_ms
                 );

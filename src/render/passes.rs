@@ -368,7 +368,7 @@ impl Renderer {
             }
             if let (Some(pass_impostors), Some(draw)) = (&self.impostors, impostors) {
                 pass_impostors.draw(&mut pass, &draw);
-                frame.draw_calls += 1;
+                frame.draw_calls += draw.calls();
             }
         }
         frame.cpu_s += started.elapsed().as_secs_f64();

@@ -66,12 +66,14 @@ impl Culler {
         Some(crate::render::impostor::ImpostorDraw {
             args: &lists.args,
             offset: (region as usize * ARGS_WORDS * 4) as u64,
+            regions: self.regions.models() as u32,
             group: &lists.draw_group,
             dynamic_offset: if lists.multi {
                 0
             } else {
                 region * lists.region * 4
             },
+            region_bytes: (!lists.multi).then_some(lists.region * 4),
         })
     }
 }

@@ -37,14 +37,22 @@ pub enum AtlasError {
 /// depth, RGBA8 texels, rows top to bottom.
 pub type LayerTexels = (Vec<[u8; 4]>, Vec<[u8; 4]>);
 
-/// The atlas and what the impostor pass binds of it.
+/// The atlas and what the impostor pass binds of it: one model's, or a
+/// scene's (`scene_atlas`: every model's layers in one pair of textures).
 pub struct ImpostorAtlas {
+    /// The model's layout (a scene's: its first model's; each model's is
+    /// in `models`).
     pub layout: Arc<AtlasLayout>,
+    /// Each model's layout and its first layer in the textures.
+    pub models: Vec<(Arc<AtlasLayout>, u32)>,
+    /// Texels of a layer, and the layers (every model's).
+    pub layer_size: (u32, u32),
+    pub layers: u32,
     pub albedo: wgpu::Texture,
     pub normal_depth: wgpu::Texture,
     pub albedo_view: wgpu::TextureView,
     pub normal_view: wgpu::TextureView,
-    /// `AtlasParams` and the `AtlasClip` table.
+    /// `AtlasParams` (one per model) and the `AtlasClip` table.
     pub params: wgpu::Buffer,
     pub clips: wgpu::Buffer,
     /// Bytes of the two textures, every mip level.
@@ -68,41 +76,9 @@ impl ImpostorAtlas {
         let device = &gpu.device;
         let caps = gpu.caps;
         let (width, height) = layout.layer_size();
-        if width > caps.max_texture_dimension_2d
-            || height > caps.max_texture_dimension_2d
-            || layout.layers > caps.max_texture_array_layers
-        {
-            return Err(AtlasError::TooLarge {
-                width,
-                height,
-                layers: layout.layers,
-                max_side: caps.max_texture_dimension_2d,
-                max_layers: caps.max_texture_array_layers,
-            });
-        }
+        fits(&caps, (width, height), layout.layers)?;
         let mips = layout.mips();
-        let layers = crate::gpu::array_layers(device, layout.layers);
-        let texture = |label, format| {
-            device.create_texture(&wgpu::TextureDescriptor {
-                label: Some(label),
-                size: wgpu::Extent3d {
-                    width,
-                    height,
-                    depth_or_array_layers: layers,
-                },
-                mip_level_count: mips,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format,
-                usage: wgpu::TextureUsages::RENDER_ATTACHMENT
-                    | wgpu::TextureUsages::TEXTURE_BINDING
-                    | wgpu::TextureUsages::COPY_SRC
-                    | wgpu::TextureUsages::COPY_DST,
-                view_formats: &[],
-            })
-        };
-        let albedo = texture("impostor albedo", ALBEDO_FORMAT);
-        let normal_depth = texture("impostor normal and depth", NORMAL_FORMAT);
+        let [albedo, normal_depth] = textures(device, (width, height), layout.layers, mips);
         let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("impostor atlas params"),
             contents: bytemuck::bytes_of(&AtlasParamsGpu::new(&layout)),
@@ -131,16 +107,9 @@ impl ImpostorAtlas {
         }
         gpu.queue.submit([encoder.finish()]);
         gpu.wait_idle("the impostor atlas")?;
-        let view = |t: &wgpu::Texture, label| {
-            t.create_view(&wgpu::TextureViewDescriptor {
-                label: Some(label),
-                dimension: Some(wgpu::TextureViewDimension::D2Array),
-                ..Default::default()
-            })
-        };
         Ok(Self {
-            albedo_view: view(&albedo, "impostor albedo view"),
-            normal_view: view(&normal_depth, "impostor normal view"),
+            albedo_view: array_view(&albedo, "impostor albedo view"),
+            normal_view: array_view(&normal_depth, "impostor normal view"),
             albedo,
             normal_depth,
             params,
@@ -148,6 +117,9 @@ impl ImpostorAtlas {
             bytes: layout.bytes(),
             build_ms: started.elapsed().as_secs_f64() * 1e3,
             samples,
+            models: vec![(layout.clone(), 0)],
+            layer_size: (width, height),
+            layers: layout.layers,
             layout,
         })
     }
@@ -160,13 +132,78 @@ impl ImpostorAtlas {
         layer: u32,
         mip: u32,
     ) -> Result<LayerTexels, GpuError> {
-        let (w, h) = self.layout.layer_size();
+        let (w, h) = self.layer_size;
         let (w, h) = ((w >> mip).max(1), (h >> mip).max(1));
         let read = |texture: &wgpu::Texture| {
             gpu.read_texture_layer(texture, wgpu::TextureAspect::All, mip, layer, (w, h))
         };
         Ok((read(&self.albedo)?, read(&self.normal_depth)?))
     }
+}
+
+/// Refuses an atlas of `layers` layers of `width × height` texels that
+/// the device cannot hold.
+pub(super) fn fits(
+    caps: &crate::gpu::Capabilities,
+    (width, height): (u32, u32),
+    layers: u32,
+) -> Result<(), AtlasError> {
+    if width > caps.max_texture_dimension_2d
+        || height > caps.max_texture_dimension_2d
+        || layers > caps.max_texture_array_layers
+    {
+        return Err(AtlasError::TooLarge {
+            width,
+            height,
+            layers,
+            max_side: caps.max_texture_dimension_2d,
+            max_layers: caps.max_texture_array_layers,
+        });
+    }
+    Ok(())
+}
+
+/// The atlas's two textures (albedo, normal and depth) of `layers` layers
+/// of `width × height` texels with `mips` levels.
+pub(super) fn textures(
+    device: &wgpu::Device,
+    (width, height): (u32, u32),
+    layers: u32,
+    mips: u32,
+) -> [wgpu::Texture; 2] {
+    let layers = crate::gpu::array_layers(device, layers);
+    let texture = |label, format| {
+        device.create_texture(&wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: layers,
+            },
+            mip_level_count: mips,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        })
+    };
+    [
+        texture("impostor albedo", ALBEDO_FORMAT),
+        texture("impostor normal and depth", NORMAL_FORMAT),
+    ]
+}
+
+/// Every layer of an atlas texture, as the impostor pass samples it.
+pub(super) fn array_view(texture: &wgpu::Texture, label: &str) -> wgpu::TextureView {
+    texture.create_view(&wgpu::TextureViewDescriptor {
+        label: Some(label),
+        dimension: Some(wgpu::TextureViewDimension::D2Array),
+        ..Default::default()
+    })
 }
 
 /// The pipeline that makes one mip level from the one above.

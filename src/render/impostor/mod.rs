@@ -9,8 +9,10 @@ mod baker;
 pub mod export;
 pub mod measure;
 mod pass;
+mod scene_atlas;
 
 pub use atlas::{AtlasError, ImpostorAtlas, LayerTexels};
 pub use baker::{ALBEDO_FORMAT, BakeLayerGpu, NORMAL_FORMAT};
 pub use measure::{ImpostorError, Likeness};
 pub use pass::{ImpostorDraw, ImpostorPass};
+pub use scene_atlas::AtlasSource;

@@ -8,18 +8,36 @@ use super::atlas::ImpostorAtlas;
 use crate::render::Targets;
 use crate::render::pipeline::{bind_group, filtered_array_entry, storage_entry};
 use crate::render::shaders;
-use crate::render::techniques::{CrowdGroup, FrameContext, shadow_depth_state};
+use crate::render::techniques::{ARGS_WORDS, CrowdGroup, FrameContext, shadow_depth_state};
 use std::sync::Arc;
 use wgpu::util::DeviceExt;
 
-/// The impostor region's indirect draw, as the cull pass made it.
+/// The impostor regions' indirect draw, as the cull pass made it: one
+/// region per model, consecutive.
 pub struct ImpostorDraw<'a> {
     pub args: &'a wgpu::Buffer,
-    /// Byte offset of the region's `DrawIndexedIndirect` in `args`.
+    /// Byte offset of the first region's `DrawIndexedIndirect` in `args`.
     pub offset: u64,
-    /// The visible list (group 3) and its dynamic offset.
+    /// The impostor regions (one per model of the scene).
+    pub regions: u32,
+    /// The visible list (group 3) and the first region's dynamic offset.
     pub group: &'a wgpu::BindGroup,
     pub dynamic_offset: u32,
+    /// `Some(bytes)`: one draw per region, each bound `bytes` after the
+    /// one before; `None`: one multi-draw, each region's first instance
+    /// its start in the list.
+    pub region_bytes: Option<u32>,
+}
+
+impl ImpostorDraw<'_> {
+    /// The draw calls `ImpostorPass` records for this: one, or one per
+    /// region where the adapter has no multi-draw with first instances.
+    pub fn calls(&self) -> u32 {
+        match self.region_bytes {
+            Some(_) => self.regions,
+            None => 1,
+        }
+    }
 }
 
 pub struct ImpostorPass {
@@ -198,9 +216,24 @@ impl ImpostorPass {
         pass.set_pipeline(pipeline);
         pass.set_bind_group(1, &self.group, &[]);
         pass.set_bind_group(2, crowd, &[]);
-        pass.set_bind_group(3, draw.group, &[draw.dynamic_offset]);
         pass.set_index_buffer(self.quad.slice(..), wgpu::IndexFormat::Uint32);
-        pass.draw_indexed_indirect(draw.args, draw.offset);
+        match draw.region_bytes {
+            Some(bytes) => {
+                for r in 0..draw.regions {
+                    pass.set_bind_group(3, draw.group, &[draw.dynamic_offset + r * bytes]);
+                    let offset = draw.offset + (r as usize * ARGS_WORDS * 4) as u64;
+                    pass.draw_indexed_indirect(draw.args, offset);
+                }
+            }
+            None if draw.regions == 1 => {
+                pass.set_bind_group(3, draw.group, &[draw.dynamic_offset]);
+                pass.draw_indexed_indirect(draw.args, draw.offset);
+            }
+            None => {
+                pass.set_bind_group(3, draw.group, &[draw.dynamic_offset]);
+                pass.multi_draw_indexed_indirect(draw.args, draw.offset, draw.regions);
+            }
+        }
     }
 
     /// GPU bytes of the atlas and the quad.

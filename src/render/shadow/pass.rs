@@ -166,7 +166,7 @@ impl ShadowMaps {
                     (impostors, culler.target_impostor_draw(&self.targets[i]))
                 {
                     impostors.draw_shadow(&mut pass, &draw);
-                    calls += 1;
+                    calls += draw.calls();
                 }
             }
         }

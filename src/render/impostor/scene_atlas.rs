@@ -1,0 +1,135 @@
+//! A scene's impostor atlas: each model's atlas drawn as for a model
+//! alone (`ImpostorAtlas::build`), then copied, every mip level, into one
+//! pair of textures by `impostor::SceneAtlasPlan`, so that one draw of the
+//! impostor regions reads every model's far field. Each model gets its own
+//! `AtlasParams` (its cells, sphere and views, the shared layer size) and
+//! its clips' first layers within the shared textures.
+
+use super::atlas::{AtlasError, ImpostorAtlas, array_view, fits, textures};
+use crate::Model;
+use crate::gpu::GpuContext;
+use crate::impostor::{AtlasLayout, SceneAtlasPlan};
+use crate::render::gpu_data::{AtlasClipGpu, AtlasParamsGpu};
+use crate::render::model_gpu::ModelGpu;
+use crate::vat::Vat;
+use std::sync::Arc;
+use std::time::Instant;
+use wgpu::util::DeviceExt;
+
+/// What one model's atlas is drawn from: its layout, its own VAT, and its
+/// own vertices with the indices of its mesh levels.
+pub struct AtlasSource<'a> {
+    pub layout: Arc<AtlasLayout>,
+    pub vat: &'a Vat,
+    pub model: &'a Model,
+    pub indices: &'a [u32],
+}
+
+impl ImpostorAtlas {
+    /// Draws every model's atlas from its own data (a model's vertices
+    /// uploaded for the time of its drawing), then combines them.
+    pub fn build_scene(gpu: &GpuContext, sources: &[AtlasSource<'_>]) -> Result<Self, AtlasError> {
+        let parts = sources
+            .iter()
+            .map(|s| {
+                let model = ModelGpu::new(&gpu.device, &gpu.queue, s.model, s.indices);
+                Self::build(gpu, s.layout.clone(), s.vat, &model)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Self::combine(gpu, parts)
+    }
+
+    /// One atlas of every model's `parts` (in the crowd's model order; one
+    /// part: that atlas as it is).
+    pub fn combine(gpu: &GpuContext, mut parts: Vec<ImpostorAtlas>) -> Result<Self, AtlasError> {
+        if parts.len() == 1 {
+            return Ok(parts.remove(0));
+        }
+        let started = Instant::now();
+        let layouts: Vec<_> = parts.iter().map(|p| p.layout.as_ref()).collect();
+        let plan = SceneAtlasPlan::plan(&layouts);
+        let (width, height) = plan.layer_size;
+        fits(&gpu.caps, plan.layer_size, plan.layers)?;
+        let device = &gpu.device;
+        let [albedo, normal_depth] = textures(device, plan.layer_size, plan.layers, plan.mips);
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("scene impostor atlas"),
+        });
+        let mut params = Vec::with_capacity(parts.len());
+        let mut clips = Vec::new();
+        for (part, &first) in parts.iter().zip(&plan.first_layers) {
+            let layout = &part.layout;
+            let (w, h) = layout.layer_size();
+            for mip in 0..layout.mips() {
+                for (from, to) in [(&part.albedo, &albedo), (&part.normal_depth, &normal_depth)] {
+                    encoder.copy_texture_to_texture(
+                        wgpu::TexelCopyTextureInfo {
+                            texture: from,
+                            mip_level: mip,
+                            origin: wgpu::Origin3d::ZERO,
+                            aspect: wgpu::TextureAspect::All,
+                        },
+                        wgpu::TexelCopyTextureInfo {
+                            texture: to,
+                            mip_level: mip,
+                            origin: wgpu::Origin3d {
+                                x: 0,
+                                y: 0,
+                                z: first,
+                            },
+                            aspect: wgpu::TextureAspect::All,
+                        },
+                        wgpu::Extent3d {
+                            width: (w >> mip).max(1),
+                            height: (h >> mip).max(1),
+                            depth_or_array_layers: layout.layers,
+                        },
+                    );
+                }
+            }
+            params.push(AtlasParamsGpu {
+                layers: plan.layers,
+                layer_width: width as f32,
+                layer_height: height as f32,
+                ..AtlasParamsGpu::new(layout)
+            });
+            clips.extend(
+                AtlasClipGpu::table(layout)
+                    .into_iter()
+                    .map(|c| AtlasClipGpu {
+                        first_layer: c.first_layer + first,
+                        ..c
+                    }),
+            );
+        }
+        gpu.queue.submit([encoder.finish()]);
+        gpu.wait_idle("the scene's impostor atlas")?;
+        let buffer = |label, contents: &[u8]| {
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents,
+                usage: wgpu::BufferUsages::STORAGE,
+            })
+        };
+        let copy_ms = started.elapsed().as_secs_f64() * 1e3;
+        Ok(Self {
+            layout: parts[0].layout.clone(),
+            models: parts
+                .iter()
+                .zip(&plan.first_layers)
+                .map(|(p, &first)| (p.layout.clone(), first))
+                .collect(),
+            layer_size: plan.layer_size,
+            layers: plan.layers,
+            albedo_view: array_view(&albedo, "scene impostor albedo view"),
+            normal_view: array_view(&normal_depth, "scene impostor normal view"),
+            albedo,
+            normal_depth,
+            params: buffer("scene impostor atlas params", bytemuck::cast_slice(&params)),
+            clips: buffer("scene impostor atlas clips", bytemuck::cast_slice(&clips)),
+            bytes: plan.bytes(),
+            build_ms: parts.iter().map(|p| p.build_ms).sum::<f64>() + copy_ms,
+            samples: parts.iter().map(|p| p.samples).min().unwrap_or(1),
+        })
+    }
+}
