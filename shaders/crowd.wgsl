@@ -54,6 +54,13 @@ struct CrowdModel {
     gait_clips: vec4<u32>,
     // The herd's ground speed over its own, per gait.
     gait_rates: vec4<f32>,
+    // Its last `undrawn` instances are not drawn this frame (a technique's
+    // cap shared out over the models), and its drawn instances' slots are
+    // their indices less `slot_shift`.
+    undrawn: u32,
+    slot_shift: u32,
+    _pad0: u32,
+    _pad1: u32,
 };
 
 const MAX_SCENE_MODELS: u32 = 8u;
@@ -72,6 +79,33 @@ fn model_of(index: u32) -> u32 {
         m = k;
     }
     return m;
+}
+
+// Whether instance `index` is drawn this frame. The twin of
+// `CrowdModelGpu::slot_of` (with `palette_slot`).
+fn instance_drawn(index: u32) -> bool {
+    let e = crowd_models[model_of(index)];
+    return index - e.first_instance < e.count - min(e.undrawn, e.count);
+}
+
+// The slot of drawn instance `index` in the per-instance data of a capped
+// technique (palettes, skinned vertices): the drawn instances of every
+// model, one after another.
+fn palette_slot(index: u32) -> u32 {
+    return index - crowd_models[model_of(index)].slot_shift;
+}
+
+// The instance in slot `slot` (the inverse of `palette_slot`).
+fn slot_instance(slot: u32) -> u32 {
+    var m = 0u;
+    for (var k = 1u; k < MAX_SCENE_MODELS; k++) {
+        let e = crowd_models[k];
+        if e.count == 0u || slot < e.first_instance - e.slot_shift {
+            break;
+        }
+        m = k;
+    }
+    return slot + crowd_models[m].slot_shift;
 }
 
 struct VertexIn {

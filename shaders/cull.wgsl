@@ -232,7 +232,7 @@ fn cs_cull(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let model = cull.models[model_of(i)];
-    if model.hidden != 0u {
+    if model.hidden != 0u || !instance_drawn(i) {
         return;
     }
     let inst = instances[i];

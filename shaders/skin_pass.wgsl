@@ -39,8 +39,10 @@ struct SkinParams {
 // (their count at word `level`, the list in its region); the slots given
 // out; this frame's instance count, the regions' capacity and whether the
 // palettes come in crossfading pairs. After the header, in regions of
-// `capacity` words: each instance's levels (a bit each), its slot in
-// `skinned`, its crossfade weight (f32 bits), then one work list per level.
+// `capacity` words, indexed by the instance's slot (`palette_slot`, the
+// index of its palettes): its levels (a bit each), its place in `skinned`,
+// its crossfade weight (f32 bits); then one work list per level (of
+// instance indices).
 const MAX_SKIN_LEVELS: u32 = 32u;
 const STATE_SLOTS: u32 = 32u;
 const STATE_COUNT: u32 = 33u;
@@ -93,7 +95,7 @@ fn oct_decode(w: u32) -> vec3<f32> {
 // model's vertex count (`skin_info.vertices`), each model's from 0.
 fn compute_skinned_vertex(v: u32, instance: u32, base: u32) -> VatSample {
     let capacity = skin_state_read[STATE_CAPACITY];
-    let slot = skin_state_read[STATE_HEADER + capacity + instance];
+    let slot = skin_state_read[STATE_HEADER + capacity + palette_slot(instance)];
     let s = skinned[slot * skin_info.vertices + v - base];
     var out: VatSample;
     out.position = s.position;
@@ -108,13 +110,14 @@ fn compute_skinned_vertex(v: u32, instance: u32, base: u32) -> VatSample {
 fn mark(instance: u32, level: u32) {
     let capacity = atomicLoad(&skin_state[STATE_CAPACITY]);
     let bit = 1u << level;
-    let old = atomicOr(&skin_state[STATE_HEADER + instance], bit);
+    let at = palette_slot(instance);
+    let old = atomicOr(&skin_state[STATE_HEADER + at], bit);
     if (old & bit) != 0u {
         return;
     }
     if old == 0u {
         let slot = atomicAdd(&skin_state[STATE_SLOTS], 1u);
-        atomicStore(&skin_state[STATE_HEADER + capacity + instance], slot);
+        atomicStore(&skin_state[STATE_HEADER + capacity + at], slot);
     }
     let item = atomicAdd(&skin_state[level], 1u);
     atomicStore(&skin_state[STATE_HEADER + (3u + level) * capacity + item], instance);
@@ -132,7 +135,7 @@ fn cs_skin_mark(
     let stride = 64u * groups.x;
     if skin_params.direct != 0u {
         for (var i = id.x; i < count && level == 0u; i += stride) {
-            mark(i, 0u);
+            mark(slot_instance(i), 0u);
         }
         return;
     }
@@ -147,7 +150,7 @@ fn cs_skin_mark(
             return;
         }
         let instance = list_visible[at] & skin_params.index_mask;
-        if instance < count {
+        if instance_drawn(instance) && palette_slot(instance) < count {
             mark(instance, level);
         }
     }
@@ -162,10 +165,11 @@ fn cs_skin_weight(
 ) {
     let count = atomicLoad(&skin_state[STATE_COUNT]);
     let capacity = atomicLoad(&skin_state[STATE_CAPACITY]);
-    for (var i = id.x; i < count; i += 64u * groups.x) {
-        if atomicLoad(&skin_state[STATE_HEADER + i]) != 0u {
+    for (var s = id.x; s < count; s += 64u * groups.x) {
+        if atomicLoad(&skin_state[STATE_HEADER + s]) != 0u {
+            let i = slot_instance(s);
             let w = anim_state(i, instances[i]).weight;
-            atomicStore(&skin_state[STATE_HEADER + 2u * capacity + i], bitcast<u32>(w));
+            atomicStore(&skin_state[STATE_HEADER + 2u * capacity + s], bitcast<u32>(w));
         }
     }
 }
@@ -204,12 +208,13 @@ fn cs_skin(
     }
     let capacity = atomicLoad(&skin_state[STATE_CAPACITY]);
     let instance = atomicLoad(&skin_state[STATE_HEADER + (3u + level) * capacity + item]);
-    let slot = atomicLoad(&skin_state[STATE_HEADER + capacity + instance]);
-    let finer = atomicLoad(&skin_state[STATE_HEADER + instance]) & ((1u << level) - 1u);
+    let at = palette_slot(instance);
+    let slot = atomicLoad(&skin_state[STATE_HEADER + capacity + at]);
+    let finer = atomicLoad(&skin_state[STATE_HEADER + at]) & ((1u << level) - 1u);
     let blend = atomicLoad(&skin_state[STATE_BLEND]) != 0u;
     var weight = 1.0;
     if blend {
-        weight = bitcast<f32>(atomicLoad(&skin_state[STATE_HEADER + 2u * capacity + instance]));
+        weight = bitcast<f32>(atomicLoad(&skin_state[STATE_HEADER + 2u * capacity + at]));
     }
     let first = skin_levels[LEVELS_SPANS + 3u * level];
     let len = skin_levels[LEVELS_SPANS + 3u * level + 1u];
@@ -221,7 +226,7 @@ fn cs_skin(
         if (skin_levels[bits + v] & finer) != 0u {
             continue;
         }
-        let s = palette_vertex(v, instance, blend, weight, skin_info.joints);
+        let s = palette_vertex(v, at, blend, weight, skin_info.joints);
         skinned_out[base + v - first_vertex] = SkinnedVertex(s.position, oct_encode(s.normal));
     }
 }

@@ -59,42 +59,6 @@ fn lists(view: &Headless) -> Vec<Vec<Vec<u32>>> {
     out
 }
 
-const QUERY_ENTRY: &str = r#"
-struct Query { vertex: u32, instance: u32, pad0: u32, pad1: u32 };
-@group(3) @binding(0) var<storage, read> queries: array<Query>;
-@group(3) @binding(1) var<storage, read_write> results: array<vec4<f32>>;
-
-@compute @workgroup_size(64)
-fn test_main(@builtin(global_invocation_id) id: vec3<u32>) {
-    let i = id.x;
-    if i >= arrayLength(&queries) { return; }
-    let s = compute_skinned_vertex(queries[i].vertex, queries[i].instance, 0u);
-    results[2u * i] = vec4<f32>(s.position, 1.0);
-    results[2u * i + 1u] = vec4<f32>(s.normal, 0.0);
-}
-"#;
-
-/// The skinned vertices `(vertex, instance)` the draws read, through the
-/// technique's own WGSL read (`compute_skinned_vertex`).
-fn read_skinned(view: &Headless, queries: &[[u32; 4]]) -> Vec<(Vec3, Vec3)> {
-    let r = &view.renderer;
-    let module = TechniqueKind::ComputeSkinning
-        .crowd_module()
-        .source()
-        .expect("the crowd module composes");
-    let (layout, group) = r.technique().group().expect("the technique was prepared");
-    let results = common::run_compute(
-        &r.gpu,
-        "compute skinning test",
-        &format!("{module}\n{QUERY_ENTRY}"),
-        "test_main",
-        queries,
-        3,
-        &[(1, layout, group)],
-    );
-    common::position_normal_pairs(&results)
-}
-
 /// 60 horses seen through a narrow view, shadows on, culling and LOD on:
 /// the skin pass skins exactly the instances some view draws (the
 /// camera's list and the three cascades', read back), each once, and each
@@ -223,7 +187,7 @@ fn skinned_vertices_are_cpu_skinning_of_what_the_views_draw() {
             expected.push((p[v as usize], n[v as usize]));
         }
     }
-    let got = read_skinned(&view, &queries);
+    let got = common::read_compute_skinned(&view.renderer, &queries);
     let size = vat.report.diagonal;
     let (mut worst_p, mut worst_n) = (0.0f32, 0.0f32);
     for (k, ((gp, gn), (ep, en))) in got.iter().zip(&expected).enumerate() {

@@ -111,6 +111,9 @@ fn rust_mirrors_match_their_wgsl_structs() {
                 rank_base,
                 gait_clips,
                 gait_rates,
+                undrawn,
+                slot_shift,
+                _pad,
             }),
         ),
         (

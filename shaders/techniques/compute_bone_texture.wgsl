@@ -32,15 +32,17 @@ fn cs_skin_bone_palettes(
     let blend = atomicLoad(&skin_state[STATE_BLEND]) != 0u;
     let interpolate = frame.interpolate != 0u;
     for (var t = id.x; t < count * joints; t += 64u * groups.x) {
-        let i = t / joints;
+        // The instance in slot `s`: its palettes are slot `s`'s.
+        let s = t / joints;
         let j = t % joints;
-        if atomicLoad(&skin_state[STATE_HEADER + i]) == 0u {
+        if atomicLoad(&skin_state[STATE_HEADER + s]) == 0u {
             continue;
         }
+        let i = slot_instance(s);
         let a = anim_state(i, instances[i]);
-        var base = i * joints;
+        var base = s * joints;
         if blend {
-            base = 2u * i * joints;
+            base = 2u * s * joints;
             let previous = bone_frames(a.previous, a.previous_time, interpolate);
             write_joint(base + j, bone_frames_joint(previous, j));
             base += joints;

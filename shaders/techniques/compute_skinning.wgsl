@@ -9,10 +9,11 @@ fn pose(vertex: u32, instance: u32, a: AnimState) -> VatSample {
 }
 
 // The previous frame's pose from the previous frame's palettes (kept for
-// instances below `skin_info.previous`; newer ones have none: this frame's).
+// slots below `skin_info.previous`; newer ones have none: this frame's).
 fn previous_pose(vertex: u32, instance: u32, before: AnimState, now: AnimState) -> VatSample {
-    if instance >= skin_info.previous {
+    let slot = palette_slot(instance);
+    if slot >= skin_info.previous {
         return pose(vertex, instance, now);
     }
-    return previous_palette_vertex(vertex, instance, frame.behaviour != 0u, before.weight, skin_info.joints);
+    return previous_palette_vertex(vertex, slot, frame.behaviour != 0u, before.weight, skin_info.joints);
 }

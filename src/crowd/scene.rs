@@ -48,8 +48,17 @@ pub struct CrowdModelGpu {
     /// so that its feet stay planted at the herd's pace (1 for the model
     /// the herd's speeds are from).
     pub gait_rates: [f32; 4],
+    /// Its last `undrawn` instances are not drawn this frame: a
+    /// technique's instance cap shared out over the models
+    /// ([`Self::share_cap`]; 0 when nothing is capped).
+    pub undrawn: u32,
+    /// Its drawn instances' per-instance data (palettes, skinned slots)
+    /// start at slot `first_instance - slot_shift`: the instances of the
+    /// models before it that are not drawn take none.
+    pub slot_shift: u32,
+    pub _pad: [u32; 2],
 }
-const _: () = assert!(std::mem::size_of::<CrowdModelGpu>() == 80);
+const _: () = assert!(std::mem::size_of::<CrowdModelGpu>() == 96);
 
 /// [`CrowdModelGpu::joins`]: its loops, whatever the behaviour.
 pub const JOINS_NOTHING: u32 = 0;
@@ -75,7 +84,65 @@ impl CrowdModelGpu {
             rank_base: 0,
             gait_clips: [0; 4],
             gait_rates: [1.0; 4],
+            ..Self::default()
         }
+    }
+
+    /// Its instances drawn this frame: the first `count - undrawn`.
+    pub fn drawn(&self) -> u32 {
+        self.count - self.undrawn.min(self.count)
+    }
+
+    /// Every model's drawn instances: the slots `table` uses.
+    pub fn drawn_total(table: &[Self]) -> u32 {
+        table.iter().map(Self::drawn).sum()
+    }
+
+    /// The slot of its first drawn instance.
+    pub fn first_slot(&self) -> u32 {
+        self.first_instance - self.slot_shift
+    }
+
+    /// Shares `cap` drawn instances out over the models of `table` (every
+    /// instance when they fit): each model in proportion to its count
+    /// (rounded down, then one more for the first models while some are
+    /// left), so that a cap leaves every model its share of the crowd
+    /// instead of drawing the first models whole and the last not at all.
+    /// Sets each entry's `undrawn` and `slot_shift`; returns the instances
+    /// drawn (the slots used).
+    pub fn share_cap(table: &mut [Self], cap: u32) -> u32 {
+        let total: u64 = table.iter().map(|e| e.count as u64).sum();
+        let mut shares: Vec<u32> = if total <= cap as u64 {
+            table.iter().map(|e| e.count).collect()
+        } else {
+            table
+                .iter()
+                .map(|e| (cap as u64 * e.count as u64 / total) as u32)
+                .collect()
+        };
+        // Rounding down leaves fewer than one per model.
+        let mut left = cap.saturating_sub(shares.iter().sum());
+        for (share, e) in shares.iter_mut().zip(table.iter()) {
+            if left > 0 && *share < e.count {
+                *share += 1;
+                left -= 1;
+            }
+        }
+        let mut slot = 0;
+        for (e, &share) in table.iter_mut().zip(&shares) {
+            e.undrawn = e.count - share;
+            e.slot_shift = e.first_instance - slot;
+            slot += share;
+        }
+        slot
+    }
+
+    /// The slot of instance `index` of `table`, when it is drawn. The twin
+    /// of `instance_drawn` and `palette_slot` in crowd.wgsl.
+    pub fn slot_of(table: &[Self], index: u32) -> Option<u32> {
+        let e = table.get(Self::model_of(table, index))?;
+        let local = index.checked_sub(e.first_instance)?;
+        (local < e.drawn()).then(|| index - e.slot_shift)
     }
 
     /// The frame as this model's instances see it (its own clips counted
@@ -127,5 +194,51 @@ mod tests {
         let models: Vec<usize> = (0..9).map(|i| CrowdModelGpu::model_of(&table, i)).collect();
         assert_eq!(models, [0, 0, 0, 1, 1, 2, 2, 2, 2]);
         assert_eq!(CrowdModelGpu::model_of(&table[..1], 7), 0);
+    }
+
+    #[test]
+    fn a_cap_is_shared_out_over_the_models() {
+        let entry = |first_instance, count| CrowdModelGpu {
+            first_instance,
+            count,
+            ..Default::default()
+        };
+        let scene = [entry(0, 40), entry(40, 30), entry(70, 30)];
+        // Under the cap: everything, slots the instance indices.
+        let mut table = scene;
+        assert_eq!(CrowdModelGpu::share_cap(&mut table, 100), 100);
+        assert!(table.iter().all(|e| e.undrawn == 0 && e.slot_shift == 0));
+        assert_eq!(CrowdModelGpu::slot_of(&table, 75), Some(75));
+        // 61 of 100: 24, 18, 18 by proportion, the one left to the first.
+        let mut table = scene;
+        assert_eq!(CrowdModelGpu::share_cap(&mut table, 61), 61);
+        let drawn: Vec<u32> = table.iter().map(|e| e.drawn()).collect();
+        assert_eq!(drawn, [25, 18, 18]);
+        let slots: Vec<u32> = table.iter().map(|e| e.first_slot()).collect();
+        assert_eq!(slots, [0, 25, 43]);
+        // Every drawn instance has its own slot, below the cap, in order.
+        let mut seen = Vec::new();
+        for i in 0..100 {
+            let m = CrowdModelGpu::model_of(&table, i);
+            let local = i - table[m].first_instance;
+            match CrowdModelGpu::slot_of(&table, i) {
+                Some(slot) => {
+                    assert!(local < table[m].drawn());
+                    seen.push(slot);
+                }
+                None => assert!(local >= table[m].drawn()),
+            }
+        }
+        assert_eq!(seen, (0..61).collect::<Vec<_>>());
+        // A cap below the model count: the first models get one each.
+        let mut table = scene;
+        assert_eq!(CrowdModelGpu::share_cap(&mut table, 2), 2);
+        let drawn: Vec<u32> = table.iter().map(|e| e.drawn()).collect();
+        assert_eq!(drawn, [1, 1, 0]);
+        assert_eq!(table[2].first_slot(), 2);
+        // One model: its first `cap`.
+        let mut one = [entry(0, 10)];
+        assert_eq!(CrowdModelGpu::share_cap(&mut one, 4), 4);
+        assert_eq!((one[0].undrawn, one[0].slot_shift), (6, 0));
     }
 }

@@ -10,6 +10,7 @@
 use super::cull::OcclusionCamera;
 use super::{Camera, CrowdPass, CrowdViews, FrameContext, RenderError, Renderer, TechniqueCosts};
 use crate::crowd::motion;
+use crate::crowd::scene::{CrowdModelGpu, MAX_SCENE_MODELS};
 use crate::crowd::{FrameSettings, FrameUniform, frame_uniform};
 use std::time::Instant;
 
@@ -129,12 +130,23 @@ impl Renderer {
             previous,
         );
         let behaviour_s = started.elapsed().as_secs_f64();
-        match &self.mixed {
-            Some(scene) => self.crowd.write_models(&self.gpu.queue, &scene.table),
-            None => self
-                .crowd
-                .write_models(&self.gpu.queue, &[self.behaviour.single_entry(&uniform)]),
-        }
+        // The model table, with the technique's instance cap shared out
+        // over the models (each its first instances, in proportion).
+        let mut table = [CrowdModelGpu::default(); MAX_SCENE_MODELS];
+        let models = match &self.mixed {
+            Some(scene) => {
+                let n = scene.table.len().min(MAX_SCENE_MODELS);
+                table[..n].copy_from_slice(&scene.table[..n]);
+                n
+            }
+            None => {
+                table[0] = self.behaviour.single_entry(&uniform);
+                1
+            }
+        };
+        let cap = self.technique.instance_cap(uniform.behaviour != 0);
+        CrowdModelGpu::share_cap(&mut table[..models], cap.unwrap_or(u32::MAX));
+        self.crowd.write_models(&self.gpu.queue, &table[..models]);
         let started = Instant::now();
         let ctx = frame_context!(self, &uniform);
         let prepared = self.technique.prepare(&ctx);
@@ -145,7 +157,14 @@ impl Renderer {
             uniform,
             drawn: prepared.drawn,
             upload_bytes: prepared.upload_bytes,
-            cull_count: if self.hide_crowd { 0 } else { prepared.drawn },
+            // A scene's cull goes over every instance and skips those its
+            // model does not draw (`instance_drawn`); one model's drawn
+            // instances are its first.
+            cull_count: match (self.hide_crowd, &self.mixed) {
+                (true, _) => 0,
+                (false, Some(_)) => self.crowd.count(),
+                (false, None) => prepared.drawn,
+            },
             behaviour_s,
             cpu_s: started.elapsed().as_secs_f64(),
             draw_calls: 0,

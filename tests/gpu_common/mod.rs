@@ -330,3 +330,57 @@ pub fn world_sphere(
     let centre = p.to_world(glam::Vec3::from_slice(&sphere[..3]), inst.scale);
     (centre, sphere[3] * inst.scale, inst.scale)
 }
+
+const SKINNED_QUERY: &str = r#"
+struct Query { vertex: u32, instance: u32, base: u32, pad: u32 };
+@group(3) @binding(0) var<storage, read> queries: array<Query>;
+@group(3) @binding(1) var<storage, read_write> results: array<vec4<f32>>;
+
+@compute @workgroup_size(64)
+fn test_main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = id.x;
+    if i >= arrayLength(&queries) { return; }
+    let s = compute_skinned_vertex(queries[i].vertex, queries[i].instance, queries[i].base);
+    results[2u * i] = vec4<f32>(s.position, 1.0);
+    results[2u * i + 1u] = vec4<f32>(s.normal, 0.0);
+}
+"#;
+
+/// The skinned vertices `[vertex, instance, base, 0]` (the vertex in the
+/// scene's vertex stream, its model's first vertex there) the draws of
+/// `r`'s last frame read, through compute skinning's own WGSL read
+/// (`compute_skinned_vertex`).
+pub fn read_compute_skinned(
+    r: &stampede::render::Renderer,
+    queries: &[[u32; 4]],
+) -> Vec<(glam::Vec3, glam::Vec3)> {
+    let module = stampede::render::TechniqueKind::ComputeSkinning
+        .crowd_module()
+        .source()
+        .expect("the crowd module composes");
+    let (layout, group) = r.technique().group().expect("the technique was prepared");
+    // The model table (each instance's slot) as group 2.
+    let device = &r.gpu.device;
+    let models_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("compute skinning test models"),
+        entries: &[stampede::gpu::compute_storage(7, true)],
+    });
+    let models = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("compute skinning test models"),
+        layout: &models_layout,
+        entries: &[wgpu::BindGroupEntry {
+            binding: 7,
+            resource: r.crowd.models.as_entire_binding(),
+        }],
+    });
+    let results = run_compute(
+        &r.gpu,
+        "compute skinning test",
+        &format!("{module}\n{SKINNED_QUERY}"),
+        "test_main",
+        queries,
+        3,
+        &[(1, layout, group), (2, &models_layout, &models)],
+    );
+    position_normal_pairs(&results)
+}

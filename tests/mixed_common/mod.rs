@@ -112,11 +112,19 @@ pub fn cpu_cull(
     let scene = renderer.mixed_scene().expect("a scene");
     let mut cpu = vec![0u32; renderer.culler().regions().regions()];
     let mut culled = 0;
-    for (m, entry) in scene.table.iter().enumerate() {
+    // The table as written for the frame: each model's drawn instances
+    // (all of them unless a technique's cap is shared out).
+    let written = renderer.crowd.models_written();
+    assert_eq!(
+        written.len(),
+        scene.table.len(),
+        "the scene's table is written"
+    );
+    for (m, entry) in written.iter().enumerate() {
         let f = entry.frame_for(&frame);
         let model = &uniform.models[m];
         let sphere = glam::Vec3::from_slice(&model.sphere[..3]);
-        for local in 0..entry.count {
+        for local in 0..entry.drawn() {
             let inst = stampede::crowd::generate(
                 stampede::render::crowd_buffer::scene_seed(SEED, m),
                 local,
@@ -130,4 +138,30 @@ pub fn cpu_cull(
         }
     }
     (cpu, culled)
+}
+
+/// The cull pass's count in each region of the last frame, read back,
+/// against [`cpu_cull`]'s with `place`: they must be equal (`name` says
+/// where). Returns the lists read back, the CPU's counts and how many it
+/// culled.
+pub fn assert_cull_matches(
+    view: &Headless,
+    gpu: &stampede::gpu::GpuContext,
+    name: &str,
+    place: impl FnMut(
+        usize,
+        &stampede::crowd::scene::CrowdModelGpu,
+        u32,
+        &stampede::crowd::Instance,
+        &stampede::crowd::FrameUniform,
+    ) -> stampede::crowd::placement::Placement,
+) -> (stampede::render::cull::VisibleLists, Vec<u32>, u32) {
+    let lists = view.renderer.culler().read_lists(gpu).expect("read back");
+    let (cpu, culled) = cpu_cull(view, place);
+    let gpu_counts: Vec<u32> = (0..view.renderer.culler().regions().regions())
+        .map(|r| lists.args[r * 5 + 1])
+        .collect();
+    eprintln!("{name}: per region GPU {gpu_counts:?}, CPU {cpu:?}, {culled} culled");
+    assert_eq!(gpu_counts, cpu, "{name}");
+    (lists, cpu, culled)
 }

@@ -129,6 +129,9 @@ pub struct ComputeSkinning<P> {
     output: Option<Output>,
     pipelines: CrowdPipelines,
     crowd: CrowdGroup,
+    /// The crowd's model table for the marking and skinning (with the
+    /// buffer it was made of).
+    models: Option<(wgpu::Buffer, wgpu::BindGroup)>,
     timer: Option<GpuTimer>,
     /// Copies of the state header in turn (frame number each), so a frame
     /// finds one free while an earlier one is still being read.
@@ -180,6 +183,7 @@ impl<P: PaletteSource> ComputeSkinning<P> {
             output: None,
             pipelines,
             crowd,
+            models: None,
             timer: GpuTimer::new(device, ctx.caps),
             readbacks: std::array::from_fn(|_| {
                 (
@@ -266,10 +270,13 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
 
     fn prepare(&mut self, ctx: &FrameContext<'_>) -> Prepared {
         self.crowd.update(ctx);
+        if self.models.as_ref().is_none_or(|(b, _)| *b != ctx.crowd.models) {
+            let group = self.pass.models_group(ctx.device, &ctx.crowd.models);
+            self.models = Some((ctx.crowd.models.clone(), group));
+        }
         let per_instance = PaletteSampler::per_instance(ctx);
-        let count = ctx
-            .crowd
-            .count()
+        // Each model's share of the cap, as the frame's table says.
+        let count = crate::crowd::scene::CrowdModelGpu::drawn_total(ctx.models)
             .min(self.cap)
             .min(self.palettes.max_palettes() / per_instance);
         let (bytes, replaced) = self.source.fill(&mut self.palettes, ctx, count);
@@ -323,7 +330,9 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
                 }
             }
         }
-        let (Some(out), Some(crowd_group)) = (&self.output, self.crowd.get()) else {
+        let (Some(out), Some(crowd_group), Some((_, models_group))) =
+            (&self.output, self.crowd.get(), &self.models)
+        else {
             return;
         };
         let Some(skin_group) = &out.skin[self.palettes.parity()] else {
@@ -353,6 +362,7 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
             });
             pass.set_pipeline(&self.pass.pipelines.mark);
             pass.set_bind_group(1, &out.mark, &[]);
+            pass.set_bind_group(2, models_group, &[]);
             for (i, view) in views.iter().enumerate().take(MAX_VIEWS) {
                 let group = match view {
                     CrowdDraw::Indirect { .. } => self.pass.list(i),
@@ -379,6 +389,7 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
             pass.dispatch_workgroups(1, 1, 1);
             pass.set_pipeline(&self.pass.pipelines.skin);
             pass.set_bind_group(1, skin_group, &[]);
+            pass.set_bind_group(2, models_group, &[]);
             let levels = levels.min(self.pass.level_lengths.len() as u32);
             for l in 0..levels {
                 let offset = (MAX_VIEWS as u64 + l as u64) * PARAMS_STRIDE;
@@ -476,6 +487,13 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
 
     fn cap(&self) -> Option<u32> {
         Some(self.cap)
+    }
+
+    fn instance_cap(&self, blend: bool) -> Option<u32> {
+        Some(
+            self.cap
+                .min(self.palettes.max_palettes() / if blend { 2 } else { 1 }),
+        )
     }
 
     fn ignores_morphs(&self) -> bool {

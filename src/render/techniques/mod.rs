@@ -270,6 +270,13 @@ pub trait Technique {
     fn cap(&self) -> Option<u32> {
         None
     }
+    /// The most instances it can draw this frame (`blend`: with the
+    /// behaviour's crossfades), when capped: what the renderer shares out
+    /// over a scene's models before `prepare`.
+    fn instance_cap(&self, blend: bool) -> Option<u32> {
+        let _ = blend;
+        self.cap()
+    }
     /// Its group 1 (layout and bind group, visible to compute too), so the
     /// GPU tests can run its WGSL vertex function; `None` before `prepare`.
     fn group(&self) -> Option<(&wgpu::BindGroupLayout, &wgpu::BindGroup)>;

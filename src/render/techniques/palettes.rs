@@ -49,10 +49,20 @@ pub struct PaletteSampler {
     /// previous frame's.
     buffers: [Option<wgpu::Buffer>; 2],
     current: usize,
-    /// What each buffer holds: (instances, two palettes each).
-    holds: [Option<(u32, bool)>; 2],
+    /// What each buffer holds: (instances, two palettes each, where each
+    /// model's slots start: [`slots_key`]).
+    holds: [Option<(u32, bool, u64)>; 2],
     label: &'static str,
     max_binding: u64,
+}
+
+/// Where each model's slots start (its `slot_shift`), as one number: a
+/// slot holds the same instance in two frames of the same key (below both
+/// frames' counts).
+fn slots_key(models: &[crate::crowd::scene::CrowdModelGpu]) -> u64 {
+    models.iter().fold(0xcbf2_9ce4_8422_2325, |h, e| {
+        (h ^ e.slot_shift as u64).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 impl PaletteSampler {
@@ -118,7 +128,7 @@ impl PaletteSampler {
     /// out as this frame's (none when the layout changed).
     pub fn previous_count(&self) -> u32 {
         match (self.holds[1 - self.current], self.holds[self.current]) {
-            (Some((before, b)), Some((now, n))) if b == n => before.min(now),
+            (Some((before, b, k)), Some((now, n, l))) if b == n && k == l => before.min(now),
             _ => 0,
         }
     }
@@ -155,8 +165,9 @@ impl PaletteSampler {
         replaced
     }
 
-    /// Samples and uploads the palettes of instances `0..count` (already
-    /// capped by the caller to [`Self::max_palettes`] /
+    /// Samples and uploads the palettes of the `count` drawn instances
+    /// (each model's share, in slot order: `CrowdModelGpu::slot_of`;
+    /// already capped by the caller to [`Self::max_palettes`] /
     /// [`Self::per_instance`]) into the buffer the frame before did not
     /// use. Returns the bytes uploaded and whether a buffer was replaced
     /// (the caller rebuilds its bind groups).
@@ -185,12 +196,14 @@ impl PaletteSampler {
         }
         let stride = self.stride;
         for (m, member) in self.members.iter_mut().enumerate() {
-            // Its instances in the scene, as far as the drawn count goes.
+            // Its drawn instances (its first ones: its share of a cap), in
+            // their slots, as far as the drawn count goes.
             let Some(entry) = ctx.models.get(m) else {
                 break;
             };
-            let first = entry.first_instance as usize;
-            let own = (entry.count as usize).min(n.saturating_sub(first));
+            let index = entry.first_instance as usize;
+            let first = entry.first_slot() as usize;
+            let own = (entry.drawn() as usize).min(n.saturating_sub(first));
             if own == 0 {
                 continue;
             }
@@ -216,7 +229,7 @@ impl PaletteSampler {
             // Each instance's clips once (in parallel), then its palettes.
             let anims = &mut self.anims[first..first + own];
             anims.par_iter_mut().enumerate().for_each(|(i, a)| {
-                *a = instance_anim(&instances[i], (first + i) as u32, &frame, clips, view)
+                *a = instance_anim(&instances[i], (index + i) as u32, &frame, clips, view)
             });
             let anims = &*anims;
             // Palette 2i is instance i's previous clip, 2i + 1 its current.
@@ -242,7 +255,7 @@ impl PaletteSampler {
             ctx.queue
                 .write_buffer(buffer, 0, bytemuck::cast_slice(&self.palettes[..needed]));
         }
-        self.holds[self.current] = Some((count, blend));
+        self.holds[self.current] = Some((count, blend, slots_key(ctx.models)));
         (bytes, replaced)
     }
 }

@@ -86,10 +86,8 @@ impl Technique for SkinningTechnique {
 
     fn prepare(&mut self, ctx: &FrameContext<'_>) -> Prepared {
         self.crowd.update(ctx);
-        let count = ctx
-            .crowd
-            .count()
-            .min(self.cap / PaletteSampler::per_instance(ctx));
+        // Each model's share of the cap, as the frame's table says.
+        let count = crate::crowd::scene::CrowdModelGpu::drawn_total(ctx.models).min(self.cap / PaletteSampler::per_instance(ctx));
         let (bytes, replaced) = self.palettes.update(ctx, count);
         if replaced {
             self.groups = [None, None];
@@ -144,6 +142,10 @@ impl Technique for SkinningTechnique {
 
     fn cap(&self) -> Option<u32> {
         Some(self.cap)
+    }
+
+    fn instance_cap(&self, blend: bool) -> Option<u32> {
+        Some(self.cap / if blend { 2 } else { 1 })
     }
 
     fn ignores_morphs(&self) -> bool {

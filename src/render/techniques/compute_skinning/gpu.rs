@@ -85,6 +85,9 @@ pub struct Layouts {
     args: wgpu::BindGroupLayout,
     skin: wgpu::BindGroupLayout,
     list: wgpu::BindGroupLayout,
+    /// The crowd's model table alone (group 2 of the marking and the
+    /// skinning: each instance's slot, `palette_slot`).
+    models: wgpu::BindGroupLayout,
 }
 
 pub struct Pipelines {
@@ -170,6 +173,7 @@ impl Layouts {
                 "compute skinning list layout",
                 &[ro(1), ro(2), params],
             ),
+            models: layout(device, "compute skinning models layout", &[ro(7)]),
         }
     }
 }
@@ -225,7 +229,7 @@ impl SkinPass {
             mark: compute_pipeline(
                 device,
                 "compute skinning mark",
-                &[None, Some(&l.mark), None, Some(&l.list)],
+                &[None, Some(&l.mark), Some(&l.models), Some(&l.list)],
                 &module,
                 "cs_skin_mark",
             ),
@@ -246,7 +250,7 @@ impl SkinPass {
             skin: compute_pipeline(
                 device,
                 "compute skinning skin",
-                &[None, Some(&l.skin), None, Some(&l.list)],
+                &[None, Some(&l.skin), Some(&l.models), Some(&l.list)],
                 &module,
                 "cs_skin",
             ),
@@ -300,6 +304,17 @@ impl SkinPass {
     /// GPU bytes of the level data and the parameters.
     pub fn gpu_bytes(&self) -> u64 {
         self.levels.size() + self.params.size()
+    }
+
+    /// The model table's group for the marking and the skinning (the
+    /// crowd's `models` buffer, which lives as long as its crowd).
+    pub fn models_group(&self, device: &wgpu::Device, models: &wgpu::Buffer) -> wgpu::BindGroup {
+        bind_group(
+            device,
+            "compute skinning models group",
+            &self.layouts.models,
+            &[(7, models.as_entire_binding())],
+        )
     }
 
     /// Binds view `i`'s list for the marking; made again only when the
