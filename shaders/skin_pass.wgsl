@@ -36,18 +36,21 @@ struct SkinParams {
 };
 
 // The frame's state words: per level, the instances to skin at that level
-// (their count at word `level`, the list in its region); the slots given
-// out; this frame's instance count, the regions' capacity and whether the
-// palettes come in crossfading pairs. After the header, in regions of
-// `capacity` words, indexed by the instance's slot (`palette_slot`, the
-// index of its palettes): its levels (a bit each), its place in `skinned`,
-// its crossfade weight (f32 bits); then one work list per level (of
-// instance indices).
+// (their count at word `level`, the list in its region); the instances
+// given a place; this frame's instance count, the regions' capacity,
+// whether the palettes come in crossfading pairs; the skinned vertices
+// given out, and each model's vertex count (what one of its instances
+// takes). After the header, in regions of `capacity` words, indexed by the
+// instance's slot (`palette_slot`, the index of its palettes): its levels
+// (a bit each), its first vertex in `skinned`, its crossfade weight (f32
+// bits); then one work list per level (of instance indices).
 const MAX_SKIN_LEVELS: u32 = 32u;
 const STATE_SLOTS: u32 = 32u;
 const STATE_COUNT: u32 = 33u;
 const STATE_CAPACITY: u32 = 34u;
 const STATE_BLEND: u32 = 35u;
+const STATE_VERTICES: u32 = 36u;
+const STATE_MODEL_VERTICES: u32 = 40u;
 const STATE_HEADER: u32 = 64u;
 // `skin_levels`: [0] the levels, [1] where the per-vertex level bits start,
 // from LEVELS_SPANS each level's (first, length) of its vertex list and its
@@ -91,12 +94,12 @@ fn oct_decode(w: u32) -> vec3<f32> {
 }
 
 // Vertex `v` of instance `instance`, whose model's vertices start at
-// `base`, as this frame's skin pass left it. A slot holds the largest
-// model's vertex count (`skin_info.vertices`), each model's from 0.
+// `base`, as this frame's skin pass left it. An instance's skinned
+// vertices are its model's, from 0.
 fn compute_skinned_vertex(v: u32, instance: u32, base: u32) -> VatSample {
     let capacity = skin_state_read[STATE_CAPACITY];
-    let slot = skin_state_read[STATE_HEADER + capacity + palette_slot(instance)];
-    let s = skinned[slot * skin_info.vertices + v - base];
+    let first = skin_state_read[STATE_HEADER + capacity + palette_slot(instance)];
+    let s = skinned[first + v - base];
     var out: VatSample;
     out.position = s.position;
     out.normal = oct_decode(s.normal);
@@ -104,8 +107,8 @@ fn compute_skinned_vertex(v: u32, instance: u32, base: u32) -> VatSample {
 }
 
 // Marks instance `instance` as drawn at `level`: the first time it is seen
-// at all it gets a slot, the first time at this level a place in the
-// level's work list. An instance in the camera's list and two cascades' at
+// at all it gets its model's vertex count of skinned vertices, the first
+// time at this level a place in the level's work list. An instance in the camera's list and two cascades' at
 // one level is skinned once.
 fn mark(instance: u32, level: u32) {
     let capacity = atomicLoad(&skin_state[STATE_CAPACITY]);
@@ -116,8 +119,11 @@ fn mark(instance: u32, level: u32) {
         return;
     }
     if old == 0u {
-        let slot = atomicAdd(&skin_state[STATE_SLOTS], 1u);
-        atomicStore(&skin_state[STATE_HEADER + capacity + at], slot);
+        atomicAdd(&skin_state[STATE_SLOTS], 1u);
+        let m = min(model_of(instance), MAX_SCENE_MODELS - 1u);
+        let n = atomicLoad(&skin_state[STATE_MODEL_VERTICES + m]);
+        let first = atomicAdd(&skin_state[STATE_VERTICES], n);
+        atomicStore(&skin_state[STATE_HEADER + capacity + at], first);
     }
     let item = atomicAdd(&skin_state[level], 1u);
     atomicStore(&skin_state[STATE_HEADER + (3u + level) * capacity + item], instance);
@@ -209,7 +215,7 @@ fn cs_skin(
     let capacity = atomicLoad(&skin_state[STATE_CAPACITY]);
     let instance = atomicLoad(&skin_state[STATE_HEADER + (3u + level) * capacity + item]);
     let at = palette_slot(instance);
-    let slot = atomicLoad(&skin_state[STATE_HEADER + capacity + at]);
+    let first_skinned = atomicLoad(&skin_state[STATE_HEADER + capacity + at]);
     let finer = atomicLoad(&skin_state[STATE_HEADER + at]) & ((1u << level) - 1u);
     let blend = atomicLoad(&skin_state[STATE_BLEND]) != 0u;
     var weight = 1.0;
@@ -219,7 +225,6 @@ fn cs_skin(
     let first = skin_levels[LEVELS_SPANS + 3u * level];
     let len = skin_levels[LEVELS_SPANS + 3u * level + 1u];
     let bits = skin_levels[1];
-    let base = slot * skin_info.vertices;
     let first_vertex = skin_levels[LEVELS_SPANS + 3u * level + 2u];
     for (var k = wg.x * 64u + local; k < len; k += 64u * groups.x) {
         let v = skin_levels[first + k];
@@ -227,6 +232,6 @@ fn cs_skin(
             continue;
         }
         let s = palette_vertex(v, at, blend, weight, skin_info.joints);
-        skinned_out[base + v - first_vertex] = SkinnedVertex(s.position, oct_encode(s.normal));
+        skinned_out[first_skinned + v - first_vertex] = SkinnedVertex(s.position, oct_encode(s.normal));
     }
 }

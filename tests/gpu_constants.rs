@@ -68,6 +68,8 @@ fn skin_pass_numbers_match() {
             ("STATE_COUNT", cs::STATE_COUNT),
             ("STATE_CAPACITY", cs::STATE_CAPACITY),
             ("STATE_BLEND", cs::STATE_BLEND),
+            ("STATE_VERTICES", cs::STATE_VERTICES),
+            ("STATE_MODEL_VERTICES", cs::STATE_MODEL_VERTICES),
             ("STATE_HEADER", cs::STATE_HEADER),
             ("LEVELS_SPANS", cs::LEVELS_SPANS),
             ("LEVELS_HEADER", cs::LEVELS_HEADER),

@@ -1,11 +1,12 @@
 //! A capped technique in a scene of several models (compute skinning, whose
-//! cap with the deer on lavapipe is about two thousand): the cap is shared
-//! out over the models in proportion to their counts, each model drawing
-//! its first instances, instead of the first models whole and the last
-//! not at all. The cull pass lists exactly the instances the CPU twin
-//! lists from the written table, and what the draws read of the last
-//! model's instances (whose slots are shifted past the first model's
-//! undrawn ones) is CPU skinning of those instances.
+//! cap with the deer on lavapipe is two or three thousand): the cap is
+//! shared out over the models in proportion to their counts, each model
+//! drawing its first instances, instead of the first models whole and the
+//! last not at all, and it is what the skinned vertices hold with each
+//! instance taking its own model's vertices. The cull pass lists exactly
+//! the instances the CPU twin lists from the written table, and what the
+//! draws read of the last model's instances (whose slots are shifted past
+//! the first model's undrawn ones) is CPU skinning of those instances.
 
 mod gpu_common;
 mod mixed_common;
@@ -35,25 +36,30 @@ fn a_capped_scene_draws_every_model_its_share() {
         load(&ModelChoice::Horse, 30.0, Precision::F16, None).expect("the horse bakes"),
         load(&ModelChoice::File(deer), 30.0, Precision::F16, None).expect("the deer bakes"),
     ];
-    // The cap of this scene on this device (it depends on the models'
-    // vertex counts and the device's limits, not on the counts).
-    let cap = {
+    let settings = FrameSettings {
+        time: 1.0 + 0.43 / 30.0,
+        ..FrameSettings::default()
+    };
+    // About the cap of this scene on this device (it depends on the
+    // models' vertex counts, their proportions and the device's limits):
+    // the cap at even counts.
+    let probe = {
         let mut probe = scene_with(gpu.clone(), &loaded, &[4, 4], false);
         probe
             .renderer
             .set_technique(TechniqueKind::ComputeSkinning)
             .expect("builds for a scene");
+        probe.draw_frame(&settings).expect("draws");
         probe
             .renderer
-            .technique()
-            .instance_cap(false)
+            .costs()
+            .cap
             .expect("compute skinning is capped")
     };
-    assert!(cap < 20_000, "a cap this test can exceed: {cap}");
-    // A quarter more than the cap, the deer last.
-    let counts = [cap * 3 / 4, cap / 2];
+    assert!(probe < 20_000, "a cap this test can exceed: {probe}");
+    // More than the cap, the deer last.
+    let counts = [probe * 3 / 4, probe / 2];
     let requested: u32 = counts.iter().sum();
-    eprintln!("cap {cap}, counts {counts:?}");
     let mut view = scene_with(gpu.clone(), &loaded, &counts, false);
     let mut cull = view.renderer.cull_settings();
     cull.impostors = false;
@@ -61,13 +67,12 @@ fn a_capped_scene_draws_every_model_its_share() {
     view.renderer
         .set_technique(TechniqueKind::ComputeSkinning)
         .expect("builds for a scene");
-    let settings = FrameSettings {
-        time: 1.0 + 0.43 / 30.0,
-        ..FrameSettings::default()
-    };
     view.camera.distance *= 0.5;
     view.draw_frame(&settings).expect("draws");
     let costs = view.renderer.costs();
+    let cap = costs.cap.expect("capped");
+    eprintln!("cap {cap} (at even counts {probe}), counts {counts:?}");
+    assert!(cap < requested, "the scene is over its cap");
     assert_eq!((costs.drawn, costs.requested), (cap, requested));
 
     // Each model its share, in proportion, the first ones first.
@@ -83,6 +88,31 @@ fn a_capped_scene_draws_every_model_its_share() {
         );
     }
     assert_eq!(written[1].first_slot(), drawn[0], "the deer's slots follow");
+    // The cap is what one binding holds of skinned vertices, each drawn
+    // instance its own model's: one more would not fit (so it is more
+    // than every slot at the deer's size would hold).
+    let caps = view.renderer.gpu.caps;
+    let limit = caps
+        .max_storage_buffer_binding_size
+        .min(caps.max_buffer_size);
+    let vertices: Vec<u64> = loaded
+        .iter()
+        .map(|l| l.model.vertex_count() as u64)
+        .collect();
+    let bytes = |d: &[u32]| {
+        d.iter()
+            .zip(&vertices)
+            .map(|(&d, &v)| d as u64 * v * 16)
+            .sum::<u64>()
+    };
+    assert!(bytes(&drawn) <= limit);
+    let mut more = written.clone();
+    CrowdModelGpu::share_cap(&mut more, cap + 1);
+    let more: Vec<u32> = more.iter().map(CrowdModelGpu::drawn).collect();
+    assert!(bytes(&more) > limit, "{more:?} would fit too");
+    let deer_slots = limit / (vertices[1] * 16);
+    eprintln!("every slot the deer's size: {deer_slots}");
+    assert!(cap as u64 > deer_slots);
 
     // The cull lists exactly what the CPU twin lists from that table.
     let (lists, _, _) = assert_cull_matches(&view, &gpu, "capped", |m, entry, _, inst, f| {

@@ -144,7 +144,9 @@ impl Renderer {
                 1
             }
         };
-        let cap = self.technique.instance_cap(uniform.behaviour != 0);
+        let cap = self
+            .technique
+            .instance_cap(uniform.behaviour != 0, &table[..models]);
         CrowdModelGpu::share_cap(&mut table[..models], cap.unwrap_or(u32::MAX));
         self.crowd.write_models(&self.gpu.queue, &table[..models]);
         let started = Instant::now();

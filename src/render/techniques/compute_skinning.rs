@@ -12,10 +12,12 @@
 //! crossfade weight from `anim_state`), args (each level's indirect
 //! dispatch) and skin (one indirect dispatch per level: each work item's
 //! vertices of that level, minus those a finer level it is drawn at
-//! already skins). Memory: skinned vertices × instances × 16 bytes, so the
-//! instance cap is what one storage binding holds of that. Its GPU objects
-//! are in `compute_skinning/gpu.rs`.
+//! already skins). Memory: each skinned instance its model's vertices ×
+//! 16 bytes, so the instance cap is what one storage binding holds of that
+//! (`compute_skinning/cap.rs`). Its GPU objects are in
+//! `compute_skinning/gpu.rs`.
 
+mod cap;
 mod gpu;
 mod levels;
 
@@ -26,6 +28,7 @@ use super::{
     MAX_VIEWS, PassStats, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd,
 };
 use crate::crowd::cull::INDEX_MASK;
+use crate::crowd::scene::{CrowdModelGpu, MAX_SCENE_MODELS};
 use crate::render::RenderError;
 use crate::render::gpu_data::{SkinParams, SkinnedVertex};
 use crate::render::mapped::MappedCopy;
@@ -34,6 +37,7 @@ use crate::render::skin_data::SkinData;
 use crate::render::timing::GpuTimer;
 use gpu::{Output, PARAMS_STRIDE, SkinPass, groups_for, no_bone_texture};
 
+pub use cap::{compute_cap, scene_cap, state_cap, vertices_taken};
 pub use levels::{LevelSource, level_data};
 
 /// The most mesh levels the pass tells apart (one bit each).
@@ -43,7 +47,12 @@ pub const STATE_SLOTS: u32 = 32;
 pub const STATE_COUNT: u32 = 33;
 pub const STATE_CAPACITY: u32 = 34;
 pub const STATE_BLEND: u32 = 35;
+/// Skinned vertices given out this frame (each instance its model's).
+pub const STATE_VERTICES: u32 = 36;
+/// Each model's vertices (a word per model of the scene).
+pub const STATE_MODEL_VERTICES: u32 = 40;
 pub const STATE_HEADER: u32 = 64;
+const _: () = assert!(STATE_MODEL_VERTICES as usize + MAX_SCENE_MODELS <= STATE_HEADER as usize);
 /// Where the level spans (first, length, base vertex) and the vertex
 /// lists start in the level data.
 pub const LEVELS_SPANS: u32 = 4;
@@ -54,19 +63,6 @@ const HEADER_BYTES: u64 = STATE_HEADER as u64 * 4;
 /// Bytes written per frame besides the palettes: the state header and the
 /// views' parameters.
 const FRAME_BYTES: u64 = HEADER_BYTES + MAX_VIEWS as u64 * PARAMS_STRIDE;
-
-/// The most instances the pass can hold for a mesh of `vertices` vertices
-/// and `levels` levels when one binding holds `limit` bytes: the skinned
-/// vertices and the state must each fit one binding.
-pub fn compute_cap(vertices: usize, levels: usize, limit: u64) -> u32 {
-    let by_vertices = limit / (vertices.max(1) as u64 * SKINNED_VERTEX_BYTES);
-    let words = (limit / 4).saturating_sub(STATE_HEADER as u64);
-    let by_state = words / (3 + levels.clamp(1, MAX_SKIN_LEVELS) as u64);
-    by_vertices
-        .min(by_state)
-        .min(INDEX_MASK as u64 + 1)
-        .min(u32::MAX as u64) as u32
-}
 
 /// Where the skin pass's palettes come from: the CPU's sampling
 /// ([`CpuPalettes`], this technique) or the bone texture on the GPU
@@ -140,10 +136,13 @@ pub struct ComputeSkinning<P> {
     frames: u64,
     latest: u64,
     stats: Option<PassStats>,
+    /// The most instances the state and the palettes hold, and the cap of
+    /// the last frame's table (what the vertices hold of it, at most that).
+    hard: u32,
     cap: u32,
     limit: u64,
-    /// The model's vertices (the stride of an instance's skinned vertices).
-    vertices: usize,
+    /// Each model's vertices (what one of its instances takes).
+    model_vertices: Vec<u32>,
     /// Instances drawn this frame, and whether their palettes come in pairs.
     drawn: u32,
     blend: bool,
@@ -160,7 +159,11 @@ impl<P: PaletteSource> ComputeSkinning<P> {
             ctx.crowd_pipeline(P::KIND.name(), P::KIND.crowd_module(), &layout.draw);
         let source = P::new(ctx, crowd.layout())?;
         let pass = SkinPass::new(ctx, P::KIND, layout, crowd.layout());
-        let vertices = super::members::slot_vertices(ctx.members);
+        let model_vertices: Vec<u32> = ctx
+            .members
+            .iter()
+            .map(|m| m.model.vertex_count() as u32)
+            .collect();
         let regions: usize = ctx.members.iter().map(|m| m.lod.levels.len()).sum();
         if regions > MAX_SKIN_LEVELS {
             return Err(RenderError::Scene(format!(
@@ -172,8 +175,11 @@ impl<P: PaletteSource> ComputeSkinning<P> {
             .caps
             .max_storage_buffer_binding_size
             .min(ctx.caps.max_buffer_size);
-        let cap = compute_cap(vertices, pass.level_lengths.len(), limit)
-            .min(palettes.max_palettes());
+        let hard = state_cap(pass.level_lengths.len(), limit).min(palettes.max_palettes());
+        // Until a frame's table says otherwise: every slot the largest
+        // model's.
+        let largest = model_vertices.iter().copied().max().unwrap_or(1);
+        let cap = hard.min(compute_cap(largest as usize, 1, limit));
         Ok(Self {
             source,
             palettes,
@@ -194,24 +200,38 @@ impl<P: PaletteSource> ComputeSkinning<P> {
             frames: 0,
             latest: 0,
             stats: None,
+            hard,
             cap,
             limit,
-            vertices,
+            model_vertices,
             drawn: 0,
             blend: false,
             no_bones: no_bone_texture(device),
         })
     }
 
-    /// The buffers for `count` instances (grown geometrically, up to the
-    /// cap), and their groups; the skinning group once the palettes exist.
-    fn ensure_output(&mut self, device: &wgpu::Device, count: u32, palettes_replaced: bool) {
-        if self.output.as_ref().is_none_or(|o| o.capacity < count) {
-            let capacity = count.max(64).next_power_of_two().min(self.cap).max(count);
+    /// The buffers for `count` instances taking `vertices` skinned
+    /// vertices (each grown geometrically, up to what a binding holds), and
+    /// their groups; the skinning group once the palettes exist.
+    fn ensure_output(
+        &mut self,
+        device: &wgpu::Device,
+        count: u32,
+        vertices: u64,
+        palettes_replaced: bool,
+    ) {
+        if self
+            .output
+            .as_ref()
+            .is_none_or(|o| o.capacity < count || o.vertex_capacity < vertices)
+        {
+            let capacity = count.max(64).next_power_of_two().min(self.hard).max(count);
+            let most = self.limit / SKINNED_VERTEX_BYTES;
+            let vertex_capacity = vertices.max(1 << 14).next_power_of_two().min(most).max(vertices);
             self.output = Some(self.pass.output(
                 device,
                 capacity,
-                self.vertices,
+                vertex_capacity,
                 self.limit,
                 &self.clip_table,
             ));
@@ -239,6 +259,15 @@ impl<P: PaletteSource> ComputeSkinning<P> {
             out.draw[parity] = Some(self.pass.draw_group(device, out, (previous, bones), buffers));
             self.source.bind(device, &out.state, palettes);
         }
+    }
+
+    /// The cap for `table`'s counts (`blend`: palettes in crossfading
+    /// pairs): what the state and the palettes hold, and of that what the
+    /// skinned vertices hold, each instance its model's.
+    fn table_cap(&self, blend: bool, table: &[CrowdModelGpu]) -> u32 {
+        let hard = self.hard.min(self.palettes.max_palettes() / if blend { 2 } else { 1 });
+        let most = self.limit / SKINNED_VERTEX_BYTES;
+        scene_cap(table, &self.model_vertices, hard, most)
     }
 
     /// The last reading of the state header, as stats.
@@ -276,11 +305,13 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
         }
         let per_instance = PaletteSampler::per_instance(ctx);
         // Each model's share of the cap, as the frame's table says.
-        let count = crate::crowd::scene::CrowdModelGpu::drawn_total(ctx.models)
+        self.cap = self.table_cap(per_instance == 2, ctx.models);
+        let count = CrowdModelGpu::drawn_total(ctx.models)
             .min(self.cap)
             .min(self.palettes.max_palettes() / per_instance);
         let (bytes, replaced) = self.source.fill(&mut self.palettes, ctx, count);
-        self.ensure_output(ctx.device, count, replaced);
+        let vertices = vertices_taken(ctx.models, &self.model_vertices);
+        self.ensure_output(ctx.device, count, vertices, replaced);
         write_previous_count(ctx.queue, &self.skin.info, self.palettes.previous_count());
         self.drawn = count;
         self.blend = per_instance == 2;
@@ -342,6 +373,9 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
         header[STATE_COUNT as usize] = self.drawn;
         header[STATE_CAPACITY as usize] = out.capacity;
         header[STATE_BLEND as usize] = self.blend as u32;
+        for (m, &v) in self.model_vertices.iter().enumerate().take(MAX_SCENE_MODELS) {
+            header[STATE_MODEL_VERTICES as usize + m] = v;
+        }
         ctx.queue
             .write_buffer(&out.state, 0, bytemuck::cast_slice(&header));
         let mut view_bytes = [0u8; MAX_VIEWS * PARAMS_STRIDE as usize];
@@ -489,11 +523,8 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
         Some(self.cap)
     }
 
-    fn instance_cap(&self, blend: bool) -> Option<u32> {
-        Some(
-            self.cap
-                .min(self.palettes.max_palettes() / if blend { 2 } else { 1 }),
-        )
+    fn instance_cap(&self, blend: bool, table: &[CrowdModelGpu]) -> Option<u32> {
+        Some(self.table_cap(blend, table))
     }
 
     fn ignores_morphs(&self) -> bool {

@@ -271,10 +271,15 @@ pub trait Technique {
         None
     }
     /// The most instances it can draw this frame (`blend`: with the
-    /// behaviour's crossfades), when capped: what the renderer shares out
-    /// over a scene's models before `prepare`.
-    fn instance_cap(&self, blend: bool) -> Option<u32> {
-        let _ = blend;
+    /// behaviour's crossfades; `table`: the scene's models and counts),
+    /// when capped: what the renderer shares out over a scene's models
+    /// before `prepare`.
+    fn instance_cap(
+        &self,
+        blend: bool,
+        table: &[crate::crowd::scene::CrowdModelGpu],
+    ) -> Option<u32> {
+        let _ = (blend, table);
         self.cap()
     }
     /// Its group 1 (layout and bind group, visible to compute too), so the

@@ -51,6 +51,8 @@ pub fn groups_for(items: u32) -> u32 {
 /// The buffers sized for `capacity` instances, and the groups over them.
 pub struct Output {
     pub capacity: u32,
+    /// Skinned vertices the output holds (each instance its model's).
+    pub vertex_capacity: u64,
     pub state: wgpu::Buffer,
     pub skinned: wgpu::Buffer,
     pub dispatch: wgpu::Buffer,
@@ -343,14 +345,14 @@ impl SkinPass {
         self.list_groups.get(i)?.as_ref().map(|g| &g.group)
     }
 
-    /// The buffers for `capacity` instances of `vertices` vertices (none
-    /// above `limit` bytes), with their groups; `clips` is the technique's
-    /// clip table.
+    /// The buffers for `capacity` instances and `vertex_capacity` skinned
+    /// vertices (none above `limit` bytes), with their groups; `clips` is
+    /// the technique's clip table.
     pub fn output(
         &self,
         device: &wgpu::Device,
         capacity: u32,
-        vertices: usize,
+        vertex_capacity: u64,
         limit: u64,
         clips: &wgpu::Buffer,
     ) -> Output {
@@ -371,7 +373,7 @@ impl SkinPass {
         );
         let skinned = buffer(
             "compute skinned vertices",
-            capacity as u64 * vertices.max(1) as u64 * SKINNED_VERTEX_BYTES,
+            vertex_capacity.max(1) * SKINNED_VERTEX_BYTES,
             storage,
         );
         let dispatch = buffer(
@@ -385,6 +387,7 @@ impl SkinPass {
         };
         Output {
             capacity,
+            vertex_capacity,
             mark: group(
                 "compute skinning mark group",
                 &l.mark,
