@@ -167,6 +167,11 @@ pub struct ShadowArgs {
     /// keeps every caster.
     #[arg(long, default_value_t = crate::crowd::shadow::DEFAULT_MIN_CASTER_TEXELS, value_parser = parse_min_texels)]
     pub shadow_min_texels: f32,
+    /// The shadow casters' LOD error budget in multiples of the camera's
+    /// (`--lod-error`): a shadow is filtered and only darkens, so casters
+    /// may take coarser levels than the camera draws; 1 keeps the camera's.
+    #[arg(long, default_value_t = crate::crowd::shadow::DEFAULT_CASTER_ERROR_SCALE, value_parser = parse_error_scale)]
+    pub shadow_error_scale: f32,
 }
 
 impl Default for ShadowArgs {
@@ -178,6 +183,7 @@ impl Default for ShadowArgs {
             shadow_resolution: s.resolution,
             shadow_distance: s.distance,
             shadow_min_texels: s.min_caster_texels,
+            shadow_error_scale: s.caster_error_scale,
         }
     }
 }
@@ -190,6 +196,7 @@ impl ShadowArgs {
             resolution: self.shadow_resolution,
             distance: self.shadow_distance,
             min_caster_texels: self.shadow_min_texels,
+            caster_error_scale: self.shadow_error_scale,
             ..Default::default()
         }
     }
@@ -209,6 +216,16 @@ pub fn parse_min_texels(s: &str) -> Result<f32, String> {
         Ok(v) if v.is_finite() && (0.0..=64.0).contains(&v) => Ok(v),
         _ => Err(format!(
             "--shadow-min-texels '{s}': expected 0 to 64 texels"
+        )),
+    }
+}
+
+/// Parses `--shadow-error-scale`: 1 to 16 times the camera's budget.
+pub fn parse_error_scale(s: &str) -> Result<f32, String> {
+    match s.trim().parse::<f32>() {
+        Ok(v) if v.is_finite() && (1.0..=16.0).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "--shadow-error-scale '{s}': expected 1 to 16 (times the camera's LOD error)"
         )),
     }
 }

@@ -125,9 +125,10 @@ fn a_thousand_horses_with_impostors_look_like_them_without() {
     assert!(band > 200 && none < band / 20, "{band} {none}");
 }
 
-/// The caster skipping (under a texel) and the shadow distance change the
-/// herd's opening views within the bound, at a count where the far
-/// cascades hold small horses.
+/// The caster skipping (under a texel), the shadow distance, the casters'
+/// camera-bounded levels and their larger error budget change the herd's
+/// opening views within the bound, at a count where the far cascades hold
+/// small horses.
 #[test]
 fn skipping_small_casters_and_ending_shadows_keep_the_opening_views() {
     for count in [20, 2000] {
@@ -139,6 +140,7 @@ fn skipping_small_casters_and_ending_shadows_keep_the_opening_views() {
             min_caster_texels: 0.0,
             distance: ShadowDistance::Off,
             camera_lod: false,
+            caster_error_scale: 1.0,
             ..ShadowSettings::default()
         };
         let (everything, ..) = draw(&mut view, cull, all);
@@ -166,7 +168,14 @@ fn skipping_small_casters_and_ending_shadows_keep_the_opening_views() {
                     ..all
                 },
             ),
-            ("all three (the defaults)", ShadowSettings::default()),
+            (
+                "casters' error budget twice the camera's",
+                ShadowSettings {
+                    caster_error_scale: 2.0,
+                    ..all
+                },
+            ),
+            ("all four (the defaults)", ShadowSettings::default()),
         ] {
             let (image, ..) = draw(&mut view, cull, shadows);
             let (casters, triangles) = shadow_totals(&view);
@@ -183,10 +192,12 @@ fn skipping_small_casters_and_ending_shadows_keep_the_opening_views() {
             if shadows.distance == all.distance {
                 assert!(casters <= every_caster && triangles <= every_triangle);
             }
-            if shadows.camera_lod && shadows.distance == all.distance {
+            if (shadows.camera_lod || shadows.caster_error_scale > 1.0)
+                && shadows.distance == all.distance
+            {
                 assert!(
                     triangles < every_triangle,
-                    "{count} horses, {what}: the camera's levels draw fewer triangles"
+                    "{count} horses, {what}: coarser levels draw fewer triangles"
                 );
             }
             // FAR_FIELD_DUMP=1 writes the pictures to look at.

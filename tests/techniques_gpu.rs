@@ -127,6 +127,8 @@ fn run_queries(view: &Headless, queries: &[Query]) -> Vec<(Vec3, Vec3)> {
         TEST_ENTRY.replace("VERTEX_FUNCTION", call)
     );
     let (layout, group) = r.technique().group().expect("the technique was prepared");
+    // The model table (live skinning's palette slots) as group 2.
+    let (models_layout, models) = common::models_group(r);
     let results = common::run_compute(
         &r.gpu,
         "technique test",
@@ -134,7 +136,7 @@ fn run_queries(view: &Headless, queries: &[Query]) -> Vec<(Vec3, Vec3)> {
         "test_main",
         queries,
         3,
-        &[(1, layout, group)],
+        &[(1, layout, group), (2, &models_layout, &models)],
     );
     common::position_normal_pairs(&results)
 }

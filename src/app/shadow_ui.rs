@@ -1,5 +1,6 @@
 //! The panel's shadow section: the switch, the cascade count, the map
-//! resolution, the cascade tint, and the shadow passes' own GPU time.
+//! resolution, the casters' error budget, the cascade tint, and the shadow
+//! passes' own GPU time.
 
 use crate::crowd::shadow::{MAX_CASCADES, RESOLUTIONS, ShadowSettings};
 
@@ -38,6 +39,16 @@ pub fn shadow_section(ui: &mut egui::Ui, s: &mut ShadowSettings, view: &ShadowVi
                         ui.selectable_value(&mut s.resolution, r, format!("{r}²"));
                     }
                 });
+                ui.add(
+                    egui::Slider::new(&mut s.caster_error_scale, 1.0..=4.0)
+                        .step_by(0.5)
+                        .text("casters' LOD error ×"),
+                )
+                .on_hover_text(
+                    "The casters' LOD error budget in multiples of the camera's: a \
+                     shadow is filtered and only darkens, so casters can take coarser \
+                     levels than the camera draws (1: the camera's)",
+                );
                 ui.horizontal(|ui| {
                     ui.checkbox(&mut s.debug_tint, "tint by cascade");
                     if s.debug_tint {
@@ -102,6 +113,12 @@ mod tests {
         assert_eq!(s.cascades, 1);
         h.click_slider_at(0, 0.98, ui!());
         assert_eq!(s.cascades, MAX_CASCADES as u32);
+        // The casters' error budget: 1 (the camera's) to 4.
+        assert!(h.shows("casters' LOD error ×"));
+        h.click_slider_at(1, 0.02, ui!());
+        assert_eq!(s.caster_error_scale, 1.0);
+        h.click_slider_at(1, 0.98, ui!());
+        assert_eq!(s.caster_error_scale, 4.0);
 
         h.click("tint by cascade", ui!());
         assert!(s.debug_tint);

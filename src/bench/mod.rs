@@ -394,6 +394,7 @@ fn far_field_report(renderer: &Renderer, config: &RendererConfig) -> FarFieldRep
         coarse_levels: config.cull.coarse_levels,
         shadow_distance: config.shadows.distance.to_string(),
         shadow_min_texels: config.shadows.min_caster_texels,
+        shadow_error_scale: config.shadows.caster_error_scale,
         level_triangles: renderer
             .lod()
             .levels

@@ -305,6 +305,8 @@ pub struct FarFieldReport {
     /// `auto`, `off` or world units.
     pub shadow_distance: String,
     pub shadow_min_texels: f32,
+    /// The casters' LOD error budget in multiples of the camera's.
+    pub shadow_error_scale: f32,
     /// The atlas: bytes on the GPU, its build time, its cell size and
     /// how many cells (views × frames); 0 when none was built.
     pub atlas_bytes: u64,

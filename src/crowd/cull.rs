@@ -349,7 +349,7 @@ impl CullUniform {
             eye: view.eye.extend(view.pixel_scale).to_array(),
             count,
             flags: settings.flags() | receiver_flag | impostor_flag | size_flag | camera_flag,
-            budget_px: settings.lod_error_px.max(0.0),
+            budget_px: settings.lod_error_px.max(0.0) * view.error_scale.max(0.0),
             region,
             model_count: models.len().min(table.len()) as u32,
             orthographic: view.orthographic as u32,

@@ -14,6 +14,7 @@ fn view() -> CullView {
         min_size_px: 0.0,
         impostors: true,
         camera: None,
+        error_scale: 1.0,
     }
 }
 
@@ -467,4 +468,42 @@ fn casters_take_no_finer_a_level_than_the_camera_would() {
     let u = uniform(Some(camera), &no_impostors);
     assert_eq!(u.models[0].far_level, errors.len() as u32);
     assert_eq!(entry_region(u.cull(band, 1.0, 1.0).unwrap()), 2);
+    // A light view's error scale multiplies the budget of both rules: at
+    // twice the camera's, each caster takes the level the camera would
+    // pick with a 2 px budget (never a finer one).
+    let scaled = |scale| {
+        CullUniform::new(
+            &CullView {
+                error_scale: scale,
+                ..light(Some(camera))
+            },
+            &no_impostors,
+            (Vec3::ZERO, 1.0),
+            &errors,
+            0.0,
+            1,
+            64,
+            false,
+            4,
+        )
+    };
+    let (one, two) = (scaled(1.0), scaled(2.0));
+    assert_eq!(two.budget_px, 2.0 * one.budget_px);
+    let mut coarser = 0;
+    for z in [8.0f32, 5.0, 0.0, -5.0, -20.0, -60.0] {
+        let at = Vec3::new(0.0, 0.0, z);
+        let distance = 10.0 - z;
+        let want = (1..errors.len())
+            .rev()
+            .find(|&l| errors[l] * camera.pixel_scale / (distance - 1.0) <= 2.0)
+            .unwrap_or(0) as u32;
+        let (a, b) = (
+            entry_region(one.cull(at, 1.0, 1.0).unwrap()),
+            entry_region(two.cull(at, 1.0, 1.0).unwrap()),
+        );
+        assert_eq!(b, want, "at {z}");
+        assert!(b >= a, "at {z}: never finer");
+        coarser += (b > a) as u32;
+    }
+    assert!(coarser > 0, "some casters get a coarser level");
 }

@@ -26,6 +26,11 @@ pub struct CullView {
     /// A light's view: the camera its shadows are seen through (see
     /// [`CameraLod`]).
     pub camera: Option<CameraLod>,
+    /// The LOD error budget in this view, in multiples of
+    /// `CullSettings::lod_error_px` (1 for the camera; a light's view:
+    /// `ShadowSettings::caster_error_scale`, in its texels and in the
+    /// camera's pixels of [`CameraLod`]).
+    pub error_scale: f32,
 }
 
 /// The camera a light view's casters are seen through. A shadow lies next

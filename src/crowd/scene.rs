@@ -111,28 +111,29 @@ impl CrowdModelGpu {
     /// Sets each entry's `undrawn` and `slot_shift`; returns the instances
     /// drawn (the slots used).
     pub fn share_cap(table: &mut [Self], cap: u32) -> u32 {
+        // Each share is kept as `undrawn` (count - share) as it is made:
+        // no allocation in a frame.
         let total: u64 = table.iter().map(|e| e.count as u64).sum();
-        let mut shares: Vec<u32> = if total <= cap as u64 {
-            table.iter().map(|e| e.count).collect()
-        } else {
-            table
-                .iter()
-                .map(|e| (cap as u64 * e.count as u64 / total) as u32)
-                .collect()
-        };
+        for e in table.iter_mut() {
+            let share = if total <= cap as u64 {
+                e.count
+            } else {
+                (cap as u64 * e.count as u64 / total) as u32
+            };
+            e.undrawn = e.count - share;
+        }
         // Rounding down leaves fewer than one per model.
-        let mut left = cap.saturating_sub(shares.iter().sum());
-        for (share, e) in shares.iter_mut().zip(table.iter()) {
-            if left > 0 && *share < e.count {
-                *share += 1;
+        let mut left = cap.saturating_sub(Self::drawn_total(table));
+        for e in table.iter_mut() {
+            if left > 0 && e.undrawn > 0 {
+                e.undrawn -= 1;
                 left -= 1;
             }
         }
         let mut slot = 0;
-        for (e, &share) in table.iter_mut().zip(&shares) {
-            e.undrawn = e.count - share;
+        for e in table.iter_mut() {
             e.slot_shift = e.first_instance - slot;
-            slot += share;
+            slot += e.drawn();
         }
         slot
     }

@@ -18,6 +18,12 @@ pub const RESOLUTIONS: [u32; 4] = [512, 1024, 2048, 4096];
 /// The default [`ShadowSettings::min_caster_texels`].
 pub const DEFAULT_MIN_CASTER_TEXELS: f32 = 1.0;
 
+/// The default [`ShadowSettings::caster_error_scale`]: at 10,000 horses in
+/// the herd's view it takes the shadow passes from 1.07× the scene's
+/// triangles to 0.31×, and no pixel of the picture by more than 17 %
+/// (docs/benchmarks.md, "Casters' error budget").
+pub const DEFAULT_CASTER_ERROR_SCALE: f32 = 2.0;
+
 /// With [`ShadowDistance::Auto`], shadows end where the model's bounding
 /// sphere covers this many pixels of the view (docs/benchmarks.md,
 /// "The far field", has the measurement behind it).
@@ -94,6 +100,12 @@ pub struct ShadowSettings {
     /// cascade than this (its diameter): their shadow is below the 3×3
     /// filter's footprint. 0 keeps every caster.
     pub min_caster_texels: f32,
+    /// The casters' LOD error budget, in multiples of the camera's
+    /// (`CullSettings::lod_error_px`), in shadow-map texels and in the
+    /// camera's pixels: a shadow is filtered over 3×3 texels and only
+    /// darkens what it falls on, so a caster's animated error shows less
+    /// in its shadow than in its own picture. 1 is the camera's budget.
+    pub caster_error_scale: f32,
     /// Where the cascades end.
     pub distance: ShadowDistance,
     /// Casters take levels no finer than the camera would draw them with,
@@ -112,6 +124,7 @@ impl Default for ShadowSettings {
             debug_tint: false,
             cull_to_view: true,
             min_caster_texels: DEFAULT_MIN_CASTER_TEXELS,
+            caster_error_scale: DEFAULT_CASTER_ERROR_SCALE,
             distance: ShadowDistance::Auto,
             camera_lod: true,
         }
@@ -120,10 +133,11 @@ impl Default for ShadowSettings {
 
 impl ShadowSettings {
     /// These settings without the far field's caster skipping, shadow
-    /// distance and camera-bounded caster levels.
+    /// distance, camera-bounded caster levels and casters' larger error.
     pub fn without_far_field(self) -> Self {
         Self {
             min_caster_texels: 0.0,
+            caster_error_scale: 1.0,
             distance: ShadowDistance::Off,
             camera_lod: false,
             ..self

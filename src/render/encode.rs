@@ -123,6 +123,7 @@ impl Renderer {
             min_size_px: 0.0,
             impostors: true,
             camera: None,
+            error_scale: 1.0,
         }
     }
 

@@ -346,6 +346,25 @@ fn test_main(@builtin(global_invocation_id) id: vec3<u32>) {
 }
 "#;
 
+/// The crowd's model table (each instance's model and slot) as a group 2
+/// at binding 7, as the crowd shaders read it.
+pub fn models_group(r: &stampede::render::Renderer) -> (wgpu::BindGroupLayout, wgpu::BindGroup) {
+    let device = &r.gpu.device;
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("test model table"),
+        entries: &[stampede::gpu::compute_storage(7, true)],
+    });
+    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("test model table"),
+        layout: &layout,
+        entries: &[wgpu::BindGroupEntry {
+            binding: 7,
+            resource: r.crowd.models.as_entire_binding(),
+        }],
+    });
+    (layout, group)
+}
+
 /// The skinned vertices `[vertex, instance, base, 0]` (the vertex in the
 /// scene's vertex stream, its model's first vertex there) the draws of
 /// `r`'s last frame read, through compute skinning's own WGSL read
@@ -359,20 +378,7 @@ pub fn read_compute_skinned(
         .source()
         .expect("the crowd module composes");
     let (layout, group) = r.technique().group().expect("the technique was prepared");
-    // The model table (each instance's slot) as group 2.
-    let device = &r.gpu.device;
-    let models_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("compute skinning test models"),
-        entries: &[stampede::gpu::compute_storage(7, true)],
-    });
-    let models = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("compute skinning test models"),
-        layout: &models_layout,
-        entries: &[wgpu::BindGroupEntry {
-            binding: 7,
-            resource: r.crowd.models.as_entire_binding(),
-        }],
-    });
+    let (models_layout, models) = models_group(r);
     let results = run_compute(
         &r.gpu,
         "compute skinning test",

@@ -64,7 +64,7 @@ impl BenchReport {
         if let Some(f) = &self.far_field {
             let _ = writeln!(
                 s,
-                "far field: impostors {} (at {} px; atlas {} cells of {}², {}, built in {:.0} ms), coarse levels {}, shadow distance {}, casters under {} texel skipped; levels {:?} triangles",
+                "far field: impostors {} (at {} px; atlas {} cells of {}², {}, built in {:.0} ms), coarse levels {}, shadow distance {}, casters under {} texel skipped, casters' error {}× the camera's; levels {:?} triangles",
                 if f.impostors { "on" } else { "off" },
                 f.impostor_px,
                 f.atlas_cells,
@@ -74,6 +74,7 @@ impl BenchReport {
                 if f.coarse_levels { "on" } else { "off" },
                 f.shadow_distance,
                 f.shadow_min_texels,
+                f.shadow_error_scale,
                 f.level_triangles
             );
         }

@@ -99,6 +99,9 @@ impl ShadowMaps {
                 // impostors (coarse levels without an atlas).
                 impostors: camera.is_some(),
                 camera,
+                // A shadow is filtered and only darkens: casters take a
+                // larger error than the camera's.
+                error_scale: self.settings.caster_error_scale,
             };
             culler.encode_target(
                 ctx,
