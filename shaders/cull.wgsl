@@ -56,7 +56,8 @@ struct CullParams {
     // With flag 16: the largest sphere diameter, in pixels, drawn as an
     // impostor.
     impostor_px: f32,
-    _gap: u32,
+    // The first word after the regions' arguments (the counters).
+    counter_word: u32,
     // With flag 8 (a light's view): the planes of the volume shadows are
     // seen in, as `planes`; xyz = the direction shadows travel, w = the
     // margin the receivers' lookup adds to the radius.
@@ -86,6 +87,9 @@ struct CullParams {
 @group(3) @binding(2) var<storage, read_write> visible_out: array<u32>;
 
 const CULLED: u32 = 0xffffffffu;
+// The counter of casters the receivers rule drops (after the regions'
+// arguments). Mirrored by `crowd::cull::DROPPED_WORD`.
+const DROPPED_WORD: u32 = 5u;
 
 // Pixels `error` model units project to on an instance of `scale` whose
 // world sphere is (`centre`, `radius`): at the sphere's nearest point.
@@ -188,6 +192,8 @@ fn cull_instance(m: CullModel, centre: vec3<f32>, radius: f32, scale: f32) -> u3
                 outside = start < 0.0 && start + dot(p.xyz, cull.sweep.xyz) * along < 0.0;
             }
             if outside {
+                // In the light's box, but its shadow cannot reach the view.
+                atomicAdd(&draw_args[cull.counter_word + DROPPED_WORD], 1u);
                 return CULLED;
             }
         }

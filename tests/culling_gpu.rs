@@ -219,11 +219,41 @@ fn check_cascades(view: &mut Headless, loaded: &Loaded, what: &str) -> Vec<usize
             triangles,
             "{what}, cascade {i}: reported triangles"
         );
+        // The casters the receivers rule dropped: in the cascade's box
+        // (and over the minimum size, which is tested after it) on the
+        // CPU without the rule, not with it (two more CPU culls: not for
+        // the million).
+        let without = |flags: u32| {
+            let mut u = uniform;
+            u.flags &= !flags;
+            let (kept, close, _) = cpu_visible_for(view, loaded, &u, 1e-4);
+            (kept.len(), close.len())
+        };
+        if uniform.count <= 50_000 {
+            let (boxed, close_boxed) = without(FLAG_RECEIVERS | FLAG_MIN_SIZE);
+            let (reached, close_reached) = without(FLAG_MIN_SIZE);
+            let dropped = boxed as i64 - reached as i64;
+            let slack = (close_boxed + close_reached) as i64;
+            assert!(
+                (stats.dropped as i64 - dropped).abs() <= slack,
+                "{what}, cascade {i}: {} casters reported dropped, the CPU drops {dropped} (±{slack})",
+                stats.dropped
+            );
+        }
+        if uniform.flags & FLAG_RECEIVERS == 0 {
+            assert_eq!(
+                stats.dropped, 0,
+                "{what}, cascade {i}: no rule, none dropped"
+            );
+        }
         let mut regions = [0usize; 8];
         for bits in gpu.values() {
             regions[entry_region(*bits) as usize] += 1;
         }
-        eprintln!("{what}, cascade {i}: casters per level {regions:?}");
+        eprintln!(
+            "{what}, cascade {i}: casters per level {regions:?}, {} dropped by the receivers rule",
+            stats.dropped
+        );
         kept.push(gpu.len());
     }
     eprintln!("{what}: casters per cascade {kept:?}");

@@ -48,8 +48,11 @@ fn occlusion_numbers_match() {
     assert_eq!(wgsl_u32(&source, "SURVIVOR_WORDS"), o::SURVIVOR_WORDS);
     assert_eq!(wgsl_u32(&source, "SURVIVORS_HEADER"), o::SURVIVORS_HEADER);
     // The survivors' count and phase 2's three dispatch words follow the
-    // occluded count.
-    assert_eq!(o::COUNTER_WORDS, 5);
+    // occluded count, then a light view's dropped casters.
+    assert_eq!(o::COUNTER_WORDS, 6);
+    let dropped = stampede::crowd::cull::DROPPED_WORD;
+    assert_eq!(wgsl_u32(&source, "DROPPED_WORD"), dropped);
+    assert_eq!(dropped, 5);
 }
 
 /// The skin pass's state and level data are laid out with the Rust side's

@@ -288,7 +288,7 @@ fn rust_mirrors_match_their_wgsl_structs() {
             model_count,
             orthographic,
             impostor_px,
-            _gap,
+            counter_word,
             receivers,
             sweep,
             min_size_px,

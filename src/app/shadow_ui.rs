@@ -1,8 +1,10 @@
 //! The panel's shadow section: the switch, the cascade count, the map
-//! resolution, the casters' error budget, the cascade tint, and the shadow
-//! passes' own GPU time.
+//! resolution, the casters' error budget, the cascade tint, what each
+//! cascade drew, and the shadow passes' own GPU time.
 
+use crate::cli::short_count;
 use crate::crowd::shadow::{MAX_CASCADES, RESOLUTIONS, ShadowSettings};
+use crate::render::CullStats;
 
 /// What the section shows but does not edit.
 #[derive(Clone, Copy, Debug, Default)]
@@ -11,6 +13,31 @@ pub struct ShadowView {
     pub gpu_ms: Option<f32>,
     /// Bytes of the maps and the cascades' cull outputs.
     pub gpu_bytes: u64,
+    /// What each cascade drew in the last frame read back (nearest
+    /// first): casters, triangles, and the casters in its box dropped
+    /// because their shadow cannot reach the view.
+    pub cascades: [Option<CascadeDrew>; MAX_CASCADES],
+}
+
+/// One cascade's draws, for the panel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CascadeDrew {
+    pub casters: u32,
+    pub triangles: u64,
+    pub dropped: u32,
+}
+
+impl ShadowView {
+    /// The cascades' counts as the renderer last read them back.
+    pub fn cascades_of(stats: &[Option<CullStats>]) -> [Option<CascadeDrew>; MAX_CASCADES] {
+        std::array::from_fn(|c| {
+            stats.get(c).copied().flatten().map(|s| CascadeDrew {
+                casters: s.visible_total(),
+                triangles: s.triangles_total(),
+                dropped: s.dropped,
+            })
+        })
+    }
 }
 
 /// Cascade colours of the tint view, as shaders/shadow.wgsl draws them.
@@ -58,6 +85,25 @@ pub fn shadow_section(ui: &mut egui::Ui, s: &mut ShadowSettings, view: &ShadowVi
                     }
                 });
             });
+            if s.enabled && view.cascades.iter().any(Option::is_some) {
+                egui::Grid::new("cascade draws").show(ui, |ui| {
+                    for head in ["cascade", "casters", "triangles", "dropped"] {
+                        ui.label(egui::RichText::new(head).small());
+                    }
+                    ui.end_row();
+                    for (i, c) in view.cascades.iter().enumerate() {
+                        let Some(c) = c else { continue };
+                        ui.label(format!("{}", i + 1));
+                        ui.label(short_count(c.casters as u64));
+                        ui.label(short_count(c.triangles));
+                        ui.label(short_count(c.dropped as u64)).on_hover_text(
+                            "Casters in the cascade's box whose shadow cannot reach what \
+                             the camera sees: not drawn",
+                        );
+                        ui.end_row();
+                    }
+                });
+            }
             let ms = view
                 .gpu_ms
                 .filter(|_| s.enabled)
@@ -83,9 +129,21 @@ mod tests {
     #[test]
     fn every_control_sets_its_setting() {
         let mut s = ShadowSettings::default();
+        let mut cascades = [None; MAX_CASCADES];
+        cascades[0] = Some(CascadeDrew {
+            casters: 45,
+            triangles: 24_890,
+            dropped: 17,
+        });
+        cascades[1] = Some(CascadeDrew {
+            casters: 422,
+            triangles: 54_236,
+            dropped: 3_021,
+        });
         let view = ShadowView {
             gpu_ms: Some(1.25),
             gpu_bytes: 48_000_000,
+            cascades,
         };
         let mut h = Harness::new();
         macro_rules! ui {
@@ -100,6 +158,12 @@ mod tests {
         assert!(h.find("sun shadows").is_some(), "opened: {:?}", h.labels());
         assert!(h.shows("1.25 ms/frame"), "{:?}", h.labels());
         assert!(h.shows("48.0 MB"), "{:?}", h.labels());
+        // Each cascade's casters, triangles and dropped casters.
+        for text in [
+            "casters", "dropped", "45", "24.9k", "17", "422", "54.2k", "3.0k",
+        ] {
+            assert!(h.shows_exactly(text), "{text}: {:?}", h.labels());
+        }
 
         h.click("1024²", ui!());
         assert_eq!(s.resolution, 1024);

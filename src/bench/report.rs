@@ -158,6 +158,10 @@ pub struct RunResult {
     /// Per shadow cascade: the triangles it drew.
     #[serde(default)]
     pub shadow_triangles: Vec<u64>,
+    /// Per shadow cascade: the casters in its box it did not draw because
+    /// their shadow cannot reach what the camera sees (the receivers rule).
+    #[serde(default)]
+    pub shadow_casters_dropped: Vec<u32>,
     /// The anti-aliasing it ran with (`msaa`, `taa`, `off`), whether the
     /// scene pass wrote the velocity target, and whether it is a baseline
     /// of `--compare-aa`.

@@ -151,6 +151,10 @@ impl Run<'_> {
                 .map(|c| c as u32)
                 .collect(),
             shadow_triangles: per_cascade(&CullStats::triangles_total),
+            shadow_casters_dropped: per_cascade(&|c| c.dropped as u64)
+                .into_iter()
+                .map(|c| c as u32)
+                .collect(),
             draw_calls: costs.iter().map(|c| c.draw_calls).sum(),
             per_model: self.per_model(&drew),
         })

@@ -32,6 +32,11 @@ pub const INDEX_MASK: u32 = (1 << INDEX_BITS) - 1;
 pub const LEVEL_BITS: u32 = 3;
 pub const LEVEL_MASK: u32 = (1 << LEVEL_BITS) - 1;
 pub const NEAREST_BIT: u32 = 1 << 31;
+/// The counter (after the regions' arguments) of a light view's casters in
+/// its box whose shadow cannot reach what the camera sees (`DROPPED_WORD`
+/// in cull.wgsl).
+pub const DROPPED_WORD: u32 = 5;
+const _: () = assert!((DROPPED_WORD as usize) < crate::crowd::occlusion::COUNTER_WORDS);
 const _: () = assert!(MAX_REGIONS <= LEVEL_MASK as usize + 1);
 const _: () = assert!(INDEX_BITS + LEVEL_BITS < 32);
 
@@ -182,7 +187,8 @@ pub struct CullUniform {
     /// With [`FLAG_IMPOSTOR`]: the largest diameter, in pixels, that is
     /// drawn as an impostor.
     pub impostor_px: f32,
-    pub _gap: u32,
+    /// The first word after the regions' arguments (the counters).
+    pub counter_word: u32,
     /// With [`FLAG_RECEIVERS`]: the receivers' planes, as `planes`.
     pub receivers: [[f32; 4]; 6],
     /// xyz = the direction shadows travel (unit), w = the margin added to
@@ -354,7 +360,7 @@ impl CullUniform {
             model_count: models.len().min(table.len()) as u32,
             orthographic: view.orthographic as u32,
             impostor_px: settings.impostor_px.max(0.0),
-            _gap: 0,
+            counter_word: 0,
             receivers,
             sweep,
             min_size_px: view.min_size_px.max(0.0),

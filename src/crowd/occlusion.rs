@@ -35,8 +35,9 @@ pub const SURVIVORS_HEADER: u32 = 4;
 pub const SURVIVOR_WORDS: u32 = 5;
 
 /// Words after the regions' arguments: the occluded count (phase 2), the
-/// survivors listed and phase 2's dispatch (phase 1).
-pub const COUNTER_WORDS: usize = 5;
+/// survivors listed and phase 2's dispatch (phase 1), and a light view's
+/// dropped casters ([`crate::crowd::cull::DROPPED_WORD`]).
+pub const COUNTER_WORDS: usize = 6;
 
 /// The sizes of the pyramid's mips over a `width × height` depth, down to
 /// 1 × 1 (at most [`MAX_MIPS`]).

@@ -123,6 +123,9 @@ impl Running {
             shadows: crate::app::shadow_ui::ShadowView {
                 gpu_ms: self.renderer.shadow_gpu_ms(),
                 gpu_bytes: self.renderer.shadows().gpu_memory_bytes(),
+                cascades: crate::app::shadow_ui::ShadowView::cascades_of(
+                    &self.renderer.shadow_stats(),
+                ),
             },
             aa: crate::app::aa_ui::AaView {
                 resolve_ms: self.renderer.resolve_gpu_ms(),

@@ -39,6 +39,7 @@ fn result(technique: &str, count: u32, cpu: f64, wall: f64, gpu: Option<f64>) ->
         impostors: 0,
         shadow_casters: Vec::new(),
         shadow_triangles: Vec::new(),
+        shadow_casters_dropped: Vec::new(),
         aa: "msaa".into(),
         velocity: false,
         aa_baseline: false,

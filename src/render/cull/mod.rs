@@ -389,8 +389,15 @@ impl Culler {
         }
     }
 
-    /// The pass's parameters for `view`.
+    /// The pass's parameters for `view`, with where its counters are.
     fn uniform(&self, view: &CullView, count: u32, region: u32) -> CullUniform {
+        CullUniform {
+            counter_word: self.regions.counter_word(),
+            ..self.view_uniform(view, count, region)
+        }
+    }
+
+    fn view_uniform(&self, view: &CullView, count: u32, region: u32) -> CullUniform {
         if !self.sources.is_empty() {
             return self.scene_uniform(view, count, region);
         }

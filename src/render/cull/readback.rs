@@ -27,6 +27,10 @@ pub struct CullStats {
     /// Instances in the view that occlusion culling did not draw (hidden
     /// behind nearer ones by the depth pyramid); 0 without it.
     pub occluded: u32,
+    /// A light's view: casters in its box that were not drawn because
+    /// their shadow cannot reach what the camera sees (the receivers
+    /// rule); 0 in the camera's view.
+    pub dropped: u32,
     /// Instances drawn of each model of a scene (its mesh levels and
     /// impostors together; one model: the first entry), in the scene's
     /// order.
@@ -82,10 +86,14 @@ impl CullStats {
                 }
             }
         }
-        s.occluded = words
-            .get(layout.counter_word() as usize)
-            .copied()
-            .unwrap_or(0);
+        let counter = |w: u32| {
+            words
+                .get((layout.counter_word() + w) as usize)
+                .copied()
+                .unwrap_or(0)
+        };
+        s.occluded = counter(0);
+        s.dropped = counter(crate::crowd::cull::DROPPED_WORD);
         s
     }
 
@@ -101,6 +109,7 @@ impl CullStats {
             self.model_triangles[m] += late.model_triangles[m];
         }
         self.occluded = late.occluded;
+        self.dropped += late.dropped;
         self
     }
 }
