@@ -66,6 +66,14 @@ fn small_bench_writes_valid_json_csv_and_chart() {
         let count = r["count"].as_u64().expect("count is a number");
         seen.push((technique.to_owned(), count));
         let what = format!("{technique} × {count}");
+        // Per cascade: the casters drawn, and those the receivers rule
+        // dropped.
+        let cascades = |k: &str| r[k].as_array().map(Vec::len);
+        assert_eq!(
+            cascades("shadow_casters_dropped"),
+            cascades("shadow_casters"),
+            "{what}: dropped casters per cascade"
+        );
         percentiles(&r["cpu_ms"], &format!("{what} cpu_ms"));
         percentiles(&r["wall_ms"], &format!("{what} wall_ms"));
         let gpu = r
@@ -127,7 +135,7 @@ fn small_bench_writes_valid_json_csv_and_chart() {
     assert!(
         csv.lines().next().is_some_and(|h| h
             .contains(",visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,")
-            && h.ends_with(",shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model")),
+            && h.ends_with(",shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade")),
         "{csv}"
     );
     assert_eq!(v["culling"], serde_json::json!(true));

@@ -93,12 +93,9 @@ fn a_scene_is_measured_per_model_and_against_separate_renderers() {
     assert_eq!(ratio.len(), 1);
     positive(&ratio[0]["wall_ms"], "scene_over_separate.wall_ms");
     let csv = std::fs::read_to_string(&csv).expect("csv");
-    assert!(
-        csv.lines()
-            .next()
-            .unwrap()
-            .ends_with("draw_calls,visible_per_model,triangles_per_model")
-    );
+    assert!(csv.lines().next().unwrap().ends_with(
+        "draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade"
+    ));
     assert!(csv.contains(",separate,"), "{csv}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -36,7 +36,6 @@ pub const NEAREST_BIT: u32 = 1 << 31;
 /// its box whose shadow cannot reach what the camera sees (`DROPPED_WORD`
 /// in cull.wgsl).
 pub const DROPPED_WORD: u32 = 5;
-const _: () = assert!((DROPPED_WORD as usize) < crate::crowd::occlusion::COUNTER_WORDS);
 const _: () = assert!(MAX_REGIONS <= LEVEL_MASK as usize + 1);
 const _: () = assert!(INDEX_BITS + LEVEL_BITS < 32);
 

@@ -36,7 +36,8 @@ pub const SURVIVOR_WORDS: u32 = 5;
 
 /// Words after the regions' arguments: the occluded count (phase 2), the
 /// survivors listed and phase 2's dispatch (phase 1), and a light view's
-/// dropped casters ([`crate::crowd::cull::DROPPED_WORD`]).
+/// dropped casters (`DROPPED_WORD` of the cull module; tests/gpu_constants.rs
+/// checks it is the last).
 pub const COUNTER_WORDS: usize = 6;
 
 /// The sizes of the pyramid's mips over a `width × height` depth, down to
