@@ -73,22 +73,6 @@ fn vat_skinning_and_bone_texture_images_agree() {
     );
 }
 
-const TEST_ENTRY: &str = r#"
-struct Query { vertex: u32, instance: u32, clip: u32, t: f32 };
-@group(3) @binding(0) var<storage, read> queries: array<Query>;
-@group(3) @binding(1) var<storage, read_write> results: array<vec4<f32>>;
-
-@compute @workgroup_size(64)
-fn test_main(@builtin(global_invocation_id) id: vec3<u32>) {
-    let i = id.x;
-    if i >= arrayLength(&queries) { return; }
-    let q = queries[i];
-    let s = VERTEX_FUNCTION;
-    results[2u * i] = vec4<f32>(s.position, 1.0);
-    results[2u * i + 1u] = vec4<f32>(s.normal, 0.0);
-}
-"#;
-
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct Query {
@@ -124,7 +108,7 @@ fn run_queries(view: &Headless, queries: &[Query]) -> Vec<(Vec3, Vec3)> {
     let (module_src, call) = vertex_function(r.technique_kind());
     let source = format!(
         "{module_src}\n{}",
-        TEST_ENTRY.replace("VERTEX_FUNCTION", call)
+        common::sample_entry("vertex: u32, instance: u32, clip: u32, t: f32", call)
     );
     let (layout, group) = r.technique().group().expect("the technique was prepared");
     // The model table (live skinning's palette slots) as group 2.

@@ -396,9 +396,9 @@ fn casters_take_no_finer_a_level_than_the_camera_would() {
         eye: Vec3::new(0.0, 0.0, 10.0),
         pixel_scale: 100.0 / (30f32.to_radians()).tan(),
     };
-    let uniform = |camera, settings: &CullSettings| {
+    let uniform_of = |view: &CullView, settings: &CullSettings| {
         CullUniform::new(
-            &light(camera),
+            view,
             settings,
             (Vec3::ZERO, 1.0),
             &errors,
@@ -409,6 +409,7 @@ fn casters_take_no_finer_a_level_than_the_camera_would() {
             4,
         )
     };
+    let uniform = |camera, settings: &CullSettings| uniform_of(&light(camera), settings);
     let settings = CullSettings::default();
     let texels = uniform(None, &settings);
     let seen = uniform(Some(camera), &settings);
@@ -472,20 +473,11 @@ fn casters_take_no_finer_a_level_than_the_camera_would() {
     // twice the camera's, each caster takes the level the camera would
     // pick with a 2 px budget (never a finer one).
     let scaled = |scale| {
-        CullUniform::new(
-            &CullView {
-                error_scale: scale,
-                ..light(Some(camera))
-            },
-            &no_impostors,
-            (Vec3::ZERO, 1.0),
-            &errors,
-            0.0,
-            1,
-            64,
-            false,
-            4,
-        )
+        let view = CullView {
+            error_scale: scale,
+            ..light(Some(camera))
+        };
+        uniform_of(&view, &no_impostors)
     };
     let (one, two) = (scaled(1.0), scaled(2.0));
     assert_eq!(two.budget_px, 2.0 * one.budget_px);

@@ -331,20 +331,29 @@ pub fn world_sphere(
     (centre, sphere[3] * inst.scale, inst.scale)
 }
 
-const SKINNED_QUERY: &str = r#"
-struct Query { vertex: u32, instance: u32, base: u32, pad: u32 };
+/// A compute entry `test_main` for [`run_compute`] with the queries at
+/// group 3: `Query` has the WGSL `fields`, and each query `q` writes the
+/// position and normal of the `VatSample` that `call` (a WGSL expression
+/// over `q`) returns.
+pub fn sample_entry(fields: &str, call: &str) -> String {
+    format!(
+        r#"
+struct Query {{ {fields} }};
 @group(3) @binding(0) var<storage, read> queries: array<Query>;
 @group(3) @binding(1) var<storage, read_write> results: array<vec4<f32>>;
 
 @compute @workgroup_size(64)
-fn test_main(@builtin(global_invocation_id) id: vec3<u32>) {
+fn test_main(@builtin(global_invocation_id) id: vec3<u32>) {{
     let i = id.x;
-    if i >= arrayLength(&queries) { return; }
-    let s = compute_skinned_vertex(queries[i].vertex, queries[i].instance, queries[i].base);
+    if i >= arrayLength(&queries) {{ return; }}
+    let q = queries[i];
+    let s = {call};
     results[2u * i] = vec4<f32>(s.position, 1.0);
     results[2u * i + 1u] = vec4<f32>(s.normal, 0.0);
+}}
+"#
+    )
 }
-"#;
 
 /// The crowd's model table (each instance's model and slot) as a group 2
 /// at binding 7, as the crowd shaders read it.
@@ -382,7 +391,13 @@ pub fn read_compute_skinned(
     let results = run_compute(
         &r.gpu,
         "compute skinning test",
-        &format!("{module}\n{SKINNED_QUERY}"),
+        &format!(
+            "{module}\n{}",
+            sample_entry(
+                "vertex: u32, instance: u32, base: u32, pad: u32",
+                "compute_skinned_vertex(q.vertex, q.instance, q.base)"
+            )
+        ),
         "test_main",
         queries,
         3,

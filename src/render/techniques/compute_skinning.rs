@@ -90,7 +90,8 @@ pub struct ComputeSkinning<P> {
     latest: u64,
     stats: Option<PassStats>,
     /// The most instances the state and the palettes hold, and the cap of
-    /// the last frame's table (what the vertices hold of it, at most that).
+    /// this frame's table (what the vertices hold of it, at most that; set
+    /// by `instance_cap`).
     hard: u32,
     cap: u32,
     limit: u64,
@@ -257,8 +258,8 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
             self.models = Some((ctx.crowd.models.clone(), group));
         }
         let per_instance = PaletteSampler::per_instance(ctx);
-        // Each model's share of the cap, as the frame's table says.
-        self.cap = self.table_cap(per_instance == 2, ctx.models);
+        // Each model's share of the cap (`instance_cap`), as the frame's
+        // table says.
         let count = CrowdModelGpu::drawn_total(ctx.models)
             .min(self.cap)
             .min(self.palettes.max_palettes() / per_instance);
@@ -476,8 +477,9 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
         Some(self.cap)
     }
 
-    fn instance_cap(&self, blend: bool, table: &[CrowdModelGpu]) -> Option<u32> {
-        Some(self.table_cap(blend, table))
+    fn instance_cap(&mut self, blend: bool, table: &[CrowdModelGpu]) -> Option<u32> {
+        self.cap = self.table_cap(blend, table);
+        Some(self.cap)
     }
 
     fn ignores_morphs(&self) -> bool {

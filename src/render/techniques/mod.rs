@@ -273,9 +273,10 @@ pub trait Technique {
     /// The most instances it can draw this frame (`blend`: with the
     /// behaviour's crossfades; `table`: the scene's models and counts),
     /// when capped: what the renderer shares out over a scene's models
-    /// before `prepare`.
+    /// before `prepare` (a technique whose cap depends on the table keeps
+    /// it as this frame's [`Self::cap`]).
     fn instance_cap(
-        &self,
+        &mut self,
         blend: bool,
         table: &[crate::crowd::scene::CrowdModelGpu],
     ) -> Option<u32> {

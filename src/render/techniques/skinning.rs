@@ -144,7 +144,7 @@ impl Technique for SkinningTechnique {
         Some(self.cap)
     }
 
-    fn instance_cap(&self, blend: bool, _: &[crate::crowd::scene::CrowdModelGpu]) -> Option<u32> {
+    fn instance_cap(&mut self, blend: bool, _: &[crate::crowd::scene::CrowdModelGpu]) -> Option<u32> {
         Some(self.cap / if blend { 2 } else { 1 })
     }
 
