@@ -1,8 +1,11 @@
 //! More of the sun shadows on the GPU: a banking bird casts a banked
 //! shadow (against the CPU's projection of its banked and of its level
 //! pose), and keeping only the casters whose shadow can reach the camera's
-//! view draws fewer casters and changes no pixel.
+//! view draws fewer casters and changes no pixel; each cascade's casters
+//! equal the CPU rule's, with the counts the renderer reports (kept,
+//! triangles, dropped by the receivers rule).
 
+mod culling_common;
 mod gpu_common;
 mod shadow_common;
 use gpu_common as common;
@@ -130,4 +133,51 @@ fn culling_casters_to_the_view_changes_no_pixel() {
         "fewer casters should be drawn ({fewer} vs {boxed})"
     );
     assert_eq!(d.failed, 0, "dropping casters changed {} pixels", d.failed);
+}
+
+/// Each cascade's casters on the GPU equal the CPU rule with the same
+/// parameters (the sun's box and the camera's frustum swept along the
+/// light), with the counts the renderer reports; in narrow views the
+/// view's receivers keep far fewer casters than the boxes alone.
+#[test]
+fn each_cascade_keeps_the_casters_the_cpu_rule_keeps() {
+    let Some((mut view, loaded)) = culling_common::view(ModelChoice::Horse, 700, 160, false) else {
+        return;
+    };
+    let opening = view.camera;
+    view.draw_frame(&culling_common::settings(3.0))
+        .expect("frame");
+    let all = culling_common::check_cascades(&mut view, &loaded, "opening view");
+    assert!(all.iter().sum::<usize>() > 0, "the opening view casts");
+    // A narrow view across the field: the cascades' boxes take in far more
+    // of the field than the view shows; only casters whose shadow can
+    // land in the view are kept.
+    for yaw in [0.3f32, 4.0] {
+        view.camera = Camera {
+            yaw,
+            fov_y: 12f32.to_radians(),
+            ..opening
+        };
+        view.draw_frame(&culling_common::settings(3.0))
+            .expect("frame");
+        let kept = culling_common::check_cascades(
+            &mut view,
+            &loaded,
+            &format!("narrow view at yaw {yaw}"),
+        );
+        view.renderer.set_shadow_settings(ShadowSettings {
+            cull_to_view: false,
+            ..ShadowSettings::default()
+        });
+        view.draw_frame(&culling_common::settings(3.0))
+            .expect("frame");
+        let boxes =
+            culling_common::check_cascades(&mut view, &loaded, &format!("yaw {yaw}, boxes only"));
+        let (kept, boxes) = (kept.iter().sum::<usize>(), boxes.iter().sum::<usize>());
+        assert!(
+            kept > 0 && kept < boxes,
+            "yaw {yaw}: the view's receivers keep {kept} casters, the boxes alone {boxes}"
+        );
+        view.renderer.set_shadow_settings(ShadowSettings::default());
+    }
 }
