@@ -12,6 +12,7 @@
 mod draw;
 mod lists;
 pub mod occlusion;
+mod params;
 pub mod pyramid;
 pub mod pyramid_view;
 mod readback;
@@ -28,7 +29,7 @@ pub use target::CullTarget;
 use super::pipeline::{bind_group, compute_pipeline};
 use super::shaders;
 use super::techniques::{ARGS_WORDS, CrowdGroup, FrameContext};
-use crate::crowd::cull::{CullModel, CullSettings, CullUniform, CullView, MAX_LEVELS};
+use crate::crowd::cull::{CullSettings, CullUniform, CullView, MAX_LEVELS};
 use crate::gpu::GpuError;
 use crate::lod::{LodChain, LodLevel};
 
@@ -387,57 +388,6 @@ impl Culler {
             self.readback.copy(encoder, &lists.args, lists.bytes);
             self.culled_this_frame = true;
         }
-    }
-
-    /// The pass's parameters for `view`, with where its counters are.
-    fn uniform(&self, view: &CullView, count: u32, region: u32) -> CullUniform {
-        CullUniform {
-            counter_word: self.regions.counter_word(),
-            ..self.view_uniform(view, count, region)
-        }
-    }
-
-    fn view_uniform(&self, view: &CullView, count: u32, region: u32) -> CullUniform {
-        if !self.sources.is_empty() {
-            return self.scene_uniform(view, count, region);
-        }
-        let (errors, usable, far_level) = self.usable_levels(&self.levels);
-        let model = CullModel {
-            sphere: self.sphere,
-            level_error: &errors[..usable.clamp(1, MAX_LEVELS)],
-            nearest_error: self.nearest_error,
-            far_level,
-            chain_levels: self.impostor_region(),
-            first_region: 0,
-            impostor_region: self.impostor_region(),
-            hidden: self.hidden_models & 1 != 0,
-        };
-        CullUniform::new_scene(
-            view,
-            &self.settings,
-            &[model],
-            count,
-            region,
-            self.impostors_ready,
-        )
-    }
-
-    /// The levels' errors, how many the settings let the pass use, and
-    /// the first coarse one among those.
-    fn usable_levels(&self, levels: &[LodLevel]) -> ([f32; MAX_LEVELS], usize, u32) {
-        let errors: [f32; MAX_LEVELS] =
-            std::array::from_fn(|l| levels.get(l).map_or(0.0, |level| level.error));
-        let usable = if self.settings.coarse_levels {
-            levels.len()
-        } else {
-            levels.iter().filter(|l| !l.coarse).count()
-        };
-        let far_level = levels
-            .iter()
-            .take(usable)
-            .position(|l| l.coarse)
-            .unwrap_or(usable) as u32;
-        (errors, usable, far_level)
     }
 
     /// Resets `lists`' arguments and records the compute pass filling them.
