@@ -2,11 +2,21 @@
 // the mean of the four it covers (a bilinear sample at their shared
 // corner). The atlas is premultiplied by coverage, so the mean is right
 // at silhouettes too. Cells are a power of two on a side, so a texel never
-// mixes two cells.
+// mixes two cells. The level above is bound as every layer (GL samples
+// no other layer of an array bound as 2D than the first), `mip_layer`
+// says which.
 
-@group(0) @binding(0) var mip_albedo: texture_2d<f32>;
-@group(0) @binding(1) var mip_normal_depth: texture_2d<f32>;
+struct MipLayer {
+    layer: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+};
+
+@group(0) @binding(0) var mip_albedo: texture_2d_array<f32>;
+@group(0) @binding(1) var mip_normal_depth: texture_2d_array<f32>;
 @group(0) @binding(2) var mip_sampler: sampler;
+@group(0) @binding(3) var<uniform> mip_layer: MipLayer;
 
 struct MipOut {
     @builtin(position) clip_pos: vec4<f32>,
@@ -31,7 +41,8 @@ struct MipTargets {
 @fragment
 fn fs_mip(in: MipOut) -> MipTargets {
     var out: MipTargets;
-    out.albedo = textureSampleLevel(mip_albedo, mip_sampler, in.uv, 0.0);
-    out.normal_depth = textureSampleLevel(mip_normal_depth, mip_sampler, in.uv, 0.0);
+    let layer = mip_layer.layer;
+    out.albedo = textureSampleLevel(mip_albedo, mip_sampler, in.uv, layer, 0.0);
+    out.normal_depth = textureSampleLevel(mip_normal_depth, mip_sampler, in.uv, layer, 0.0);
     return out;
 }

@@ -12,11 +12,9 @@ use stampede::crowd::shadow::{CasterUniform, ShadowUniform};
 use stampede::crowd::{FrameUniform, Instance};
 use stampede::render::cull::pyramid::PyramidStep;
 use stampede::render::cull::pyramid_view::PyramidViewUniform;
-use stampede::render::gpu_data::{AtlasClipGpu, AtlasParamsGpu};
 use stampede::render::gpu_data::{
     SkinInfo, SkinParams, SkinVertex, SkinnedVertex, StaticVertex, VatClipGpu, VatPackingGpu,
 };
-use stampede::render::impostor::BakeLayerGpu;
 use stampede::render::post::motion_blur::BlurUniform;
 use stampede::render::post::motion_view::MotionViewUniform;
 use stampede::render::post::taa::TaaUniform;
@@ -242,39 +240,7 @@ fn rust_mirrors_match_their_wgsl_structs() {
             &wgsl_layout(&source, "Caster"),
         ));
     }
-    // The impostor atlas's parameters, clip table and per-layer job.
-    let atlas = shaders::IMPOSTOR_ATLAS.source().expect("composes");
-    problems.extend(compare(
-        "AtlasParams",
-        &rust_layout!(AtlasParamsGpu {
-            sphere,
-            cell,
-            yaws,
-            rows,
-            layers,
-            extent,
-            cells,
-            layer_width,
-            layer_height,
-            elevations,
-        }),
-        &wgsl_layout(&atlas, "AtlasParams"),
-    ));
-    problems.extend(compare(
-        "AtlasClip",
-        &rust_layout!(AtlasClipGpu {
-            first_layer,
-            frames,
-            duration,
-            looping,
-        }),
-        &wgsl_layout(&atlas, "AtlasClip"),
-    ));
-    problems.extend(compare(
-        "BakeLayer",
-        &rust_layout!(BakeLayerGpu { clip, time, _pad }),
-        &wgsl_layout(&atlas, "BakeLayer"),
-    ));
+    problems.extend(layout_common::impostor::mirrors());
     let cull = shaders::CULL.source().expect("composes");
     problems.extend(compare(
         "CullParams",

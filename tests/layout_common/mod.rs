@@ -115,3 +115,6 @@ pub fn compare(what: &str, rust: &Layout, wgsl: &Layout) -> Vec<String> {
     }
     problems
 }
+
+// After the macro: macro_rules! is in scope from where it is defined.
+pub mod impostor;

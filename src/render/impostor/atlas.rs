@@ -8,7 +8,7 @@ use super::super::gpu_data::{AtlasClipGpu, AtlasParamsGpu};
 use super::super::model_gpu::ModelGpu;
 use super::super::pipeline::bind_group;
 use super::super::shaders;
-use super::baker::{ALBEDO_FORMAT, Baker, DEPTH_FORMAT, NORMAL_FORMAT, layer_view};
+use super::baker::{ALBEDO_FORMAT, Baker, DEPTH_FORMAT, JOB_STRIDE, NORMAL_FORMAT, layer_view};
 use crate::gpu::{GpuContext, GpuError};
 use crate::impostor::AtlasLayout;
 use crate::vat::Vat;
@@ -99,11 +99,9 @@ impl ImpostorAtlas {
         for layer in 0..layout.layers {
             baker.draw_layer(&mut encoder, model, layer, [&albedo, &normal_depth]);
         }
-        let mipper = Mipper::new(device);
+        let mipper = Mipper::new(device, layout.layers);
         for mip in 1..mips {
-            for layer in 0..layout.layers {
-                mipper.draw(device, &mut encoder, [&albedo, &normal_depth], layer, mip);
-            }
+            mipper.draw(device, &mut encoder, [&albedo, &normal_depth], mip);
         }
         gpu.queue.submit([encoder.finish()]);
         gpu.wait_idle("the impostor atlas")?;
@@ -206,21 +204,53 @@ pub(super) fn array_view(texture: &wgpu::Texture, label: &str) -> wgpu::TextureV
     })
 }
 
-/// The pipeline that makes one mip level from the one above.
+/// The layer the mip shader makes a level of (mirrors `MipLayer` in
+/// shaders/impostor_mip.wgsl), one per [`JOB_STRIDE`] bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct MipLayerGpu {
+    pub layer: u32,
+    pub _pad0: u32,
+    pub _pad1: u32,
+    pub _pad2: u32,
+}
+
+/// The mip shader's layer uniform's size.
+const LAYER_UNIFORM: u64 = std::mem::size_of::<MipLayerGpu>() as u64;
+
+/// Level `mip` of every layer of an atlas texture, as the next level's
+/// source.
+fn level_view(texture: &wgpu::Texture, mip: u32) -> wgpu::TextureView {
+    texture.create_view(&wgpu::TextureViewDescriptor {
+        label: Some("impostor atlas level"),
+        dimension: Some(wgpu::TextureViewDimension::D2Array),
+        base_mip_level: mip,
+        mip_level_count: Some(1),
+        ..Default::default()
+    })
+}
+
+/// The pipeline that makes one mip level from the one above. The level
+/// above is bound as an array of every layer (GL cannot sample one layer
+/// of an array other than the first as a 2D texture: wgpu's GL backend
+/// binds its first layer and says so), the layer chosen by a uniform.
 struct Mipper {
     pipeline: wgpu::RenderPipeline,
     layout: wgpu::BindGroupLayout,
     sampler: wgpu::Sampler,
+    /// Each layer's index, one per [`JOB_STRIDE`] bytes (a dynamic offset).
+    layers: wgpu::Buffer,
+    layer_count: u32,
 }
 
 impl Mipper {
-    fn new(device: &wgpu::Device) -> Self {
+    fn new(device: &wgpu::Device, layer_count: u32) -> Self {
         let source = |binding| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::FRAGMENT,
             ty: wgpu::BindingType::Texture {
                 sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                view_dimension: wgpu::TextureViewDimension::D2,
+                view_dimension: wgpu::TextureViewDimension::D2Array,
                 multisampled: false,
             },
             count: None,
@@ -236,7 +266,31 @@ impl Mipper {
                     ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
                     count: None,
                 },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 3,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: true,
+                        min_binding_size: wgpu::BufferSize::new(LAYER_UNIFORM),
+                    },
+                    count: None,
+                },
             ],
+        });
+        let mut indices = vec![0u8; layer_count.max(1) as usize * JOB_STRIDE];
+        for layer in 0..layer_count {
+            let at = layer as usize * JOB_STRIDE;
+            let entry = MipLayerGpu {
+                layer,
+                ..Default::default()
+            };
+            indices[at..at + LAYER_UNIFORM as usize].copy_from_slice(bytemuck::bytes_of(&entry));
+        }
+        let layers = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("impostor mip layers"),
+            contents: &indices,
+            usage: wgpu::BufferUsages::UNIFORM,
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("impostor mip pipeline layout"),
@@ -275,26 +329,21 @@ impl Mipper {
             pipeline,
             layout,
             sampler,
+            layers,
+            layer_count,
         }
     }
 
-    /// Records level `mip` of `layer` of both textures from level `mip - 1`.
+    /// Records level `mip` of every layer of both textures from level
+    /// `mip - 1`.
     fn draw(
         &self,
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
         [albedo, normal]: [&wgpu::Texture; 2],
-        layer: u32,
         mip: u32,
     ) {
-        let (src_a, src_n) = (
-            layer_view(albedo, layer, mip - 1),
-            layer_view(normal, layer, mip - 1),
-        );
-        let (dst_a, dst_n) = (
-            layer_view(albedo, layer, mip),
-            layer_view(normal, layer, mip),
-        );
+        let (src_a, src_n) = (level_view(albedo, mip - 1), level_view(normal, mip - 1));
         let group = bind_group(
             device,
             "impostor mip group",
@@ -303,7 +352,33 @@ impl Mipper {
                 (0, wgpu::BindingResource::TextureView(&src_a)),
                 (1, wgpu::BindingResource::TextureView(&src_n)),
                 (2, wgpu::BindingResource::Sampler(&self.sampler)),
+                (
+                    3,
+                    wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: &self.layers,
+                        offset: 0,
+                        size: wgpu::BufferSize::new(LAYER_UNIFORM),
+                    }),
+                ),
             ],
+        );
+        for layer in 0..self.layer_count {
+            self.draw_layer(encoder, [albedo, normal], &group, layer, mip);
+        }
+    }
+
+    /// Level `mip` of `layer`, with the level above bound in `group`.
+    fn draw_layer(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        [albedo, normal]: [&wgpu::Texture; 2],
+        group: &wgpu::BindGroup,
+        layer: u32,
+        mip: u32,
+    ) {
+        let (dst_a, dst_n) = (
+            layer_view(albedo, layer, mip),
+            layer_view(normal, layer, mip),
         );
         let target = |view| {
             Some(wgpu::RenderPassColorAttachment {
@@ -325,7 +400,7 @@ impl Mipper {
             multiview_mask: None,
         });
         pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, &group, &[]);
+        pass.set_bind_group(0, group, &[layer * JOB_STRIDE as u32]);
         pass.draw(0..3, 0..1);
     }
 }

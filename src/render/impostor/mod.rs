@@ -11,7 +11,7 @@ pub mod measure;
 mod pass;
 mod scene_atlas;
 
-pub use atlas::{AtlasError, ImpostorAtlas, LayerTexels};
+pub use atlas::{AtlasError, ImpostorAtlas, LayerTexels, MipLayerGpu};
 pub use baker::{ALBEDO_FORMAT, BakeLayerGpu, NORMAL_FORMAT};
 pub use measure::{ImpostorError, Likeness};
 pub use pass::{ImpostorDraw, ImpostorPass};
