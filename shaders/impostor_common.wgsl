@@ -58,7 +58,10 @@ fn atlas_cell(p: AtlasParams, view: vec3<f32>) -> vec2<u32> {
     let yaw = atan2(v.x, v.z);
     let yaws = i32(p.yaws);
     let c = i32(floor(yaw / ATLAS_TAU * f32(p.yaws) + 0.5));
-    let column = u32(((c % yaws) + yaws) % yaws);
+    // The yaw is within ±π, so c is at least -yaws/2: a turn later it is
+    // never negative, and the remainder is unsigned (GL's % of a negative
+    // i32 is not WGSL's: the cells came out half a turn wrong there).
+    let column = u32(c + yaws) % p.yaws;
     let elevation = asin(clamp(v.y, -1.0, 1.0));
     var row = 0u;
     for (var r = 1u; r < min(p.rows, 8u); r++) {

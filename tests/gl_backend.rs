@@ -3,12 +3,17 @@
 //! read as an array (the VAT, the shadow maps with one cascade, a model's
 //! base colours) was bound as a plain 2D texture and the crowd silently
 //! vanished; `gpu::array_layers` gives such textures a spare layer there.
-//! Each case renders the same herd on both backends of this machine's
-//! driver and compares the pictures (and that the crowd is in them).
+//! The impostors met two more: a 2D view of an array's layer other than
+//! the first samples the first (the atlas's mip levels were black), and
+//! GL's `%` of a negative integer differs from WGSL's (the atlas cell was
+//! chosen half a turn away). Each case renders the same herd on both
+//! backends of this machine's driver and compares the pictures (and that
+//! the crowd is in them).
 
 mod gpu_common;
 use gpu_common as common;
 
+use stampede::crowd::cull::CullSettings;
 use stampede::crowd::motion::Aa;
 use stampede::crowd::setup::{ModelChoice, load};
 use stampede::crowd::{BehaviourSettings, FrameSettings};
@@ -147,4 +152,77 @@ fn gl_resolves_taa_as_vulkan_does() {
         d.mean,
         d.failed
     );
+}
+
+/// The far field's impostors on GL as on Vulkan: every horse an impostor
+/// close up (the atlas's cells: GL's remainder of a negative integer chose
+/// the cell half a turn away, a horse seen from behind), and a herd far off
+/// through the atlas's mip levels (GL samples no layer of an array but the
+/// first through a 2D view: the levels were made of layer 0 and the far
+/// impostors were black squares).
+#[test]
+fn gl_draws_impostors_as_vulkan_does() {
+    let Some(gl) = common::backend_or_skip("gl_backend impostors (GL)", wgpu::Backends::GL) else {
+        return;
+    };
+    let Some(vulkan) = common::gpu_or_skip("gl_backend impostors") else {
+        return;
+    };
+    let loaded = load(&ModelChoice::Horse, 15.0, Precision::F16, None).expect("horse");
+    let settings = FrameSettings {
+        time: 2.0,
+        clip: None,
+        ..FrameSettings::default()
+    };
+    let render = |gpu: &Arc<GpuContext>, count: u32, impostor_px: f32, distance: f32| {
+        let mut config =
+            RendererConfig::for_model(&loaded, SIZE.0, SIZE.1, count, 1, headless::FORMAT);
+        config.behaviour = BehaviourSettings::on();
+        config.shadows.cascades = 1;
+        let mut view =
+            Headless::new(gpu.clone(), &loaded.model, &loaded.vat, &config).expect("renderer");
+        view.renderer.ensure_impostors().expect("the atlas");
+        view.renderer.set_cull_settings(CullSettings {
+            impostor_px,
+            ..CullSettings::default()
+        });
+        let mut camera = view.renderer.camera_at(settings.time, 1.0);
+        camera.distance *= distance;
+        view.camera = camera;
+        let shown = view.render(&settings).expect("render");
+        let impostors = view.renderer.wait_for_cull_stats().impostors();
+        view.renderer.hide_crowd = true;
+        let hidden = view.render(&settings).expect("render");
+        (shown, hidden, impostors)
+    };
+    for (what, count, impostor_px, distance) in [
+        ("close, every horse an impostor", 20, 256.0, 1.0),
+        ("further off, through the mip levels", 400, 64.0, 1.5),
+    ] {
+        let (on_gl, gl_hidden, impostors) = render(&gl, count, impostor_px, distance);
+        let (on_vulkan, _, vulkan_impostors) = render(&vulkan, count, impostor_px, distance);
+        assert_eq!(impostors, vulkan_impostors, "{what}: the same impostors");
+        assert!(
+            impostors * 2 > count,
+            "{what}: {impostors} of {count} impostors"
+        );
+        let crowd = common::diff(&on_gl, &gl_hidden, 8);
+        let d = common::diff(&on_gl, &on_vulkan, 24);
+        eprintln!(
+            "{what}: {impostors} impostors, crowd {} pixels on GL; GL vs Vulkan mean {:.3}, {} pixels off",
+            crowd.failed, d.mean, d.failed
+        );
+        assert!(
+            crowd.failed > 200,
+            "{what}: the crowd covers {} pixels on GL",
+            crowd.failed
+        );
+        assert!(
+            d.mean < 0.1 && d.failed * 20 < crowd.failed,
+            "{what}: GL and Vulkan differ (mean {:.3}, {} pixels of the crowd's {})",
+            d.mean,
+            d.failed,
+            crowd.failed
+        );
+    }
 }
