@@ -346,3 +346,58 @@ fn model_counts_on_the_command_line() {
     }
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// Occlusion culling's flags say when they cannot do what they ask: with
+/// the cull pass off, on the GL backend (which cannot read the depth in a
+/// compute shader), and the pyramid's view without occlusion culling; the
+/// picture is still drawn.
+#[test]
+fn occlusion_flags_say_when_they_do_nothing() {
+    let dir = std::env::temp_dir().join(format!("stampede-cli-occl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("shot.png");
+    let base = [
+        "--headless",
+        "--size",
+        "64x36",
+        "--count",
+        "20",
+        "--screenshot",
+    ];
+    let run = |backend: Option<&str>, extra: &[&str]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_stampede"));
+        cmd.args(base).arg(&png).args(extra).env("RUST_LOG", "warn");
+        if let Some(b) = backend {
+            cmd.env("WGPU_BACKEND", b);
+        }
+        let out = cmd.output().expect("the stampede binary runs");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    for (extra, needle) in [
+        (
+            &["--occlusion", "on", "--culling", "off", "--lod", "off"][..],
+            "occlusion culling is off: it runs in the cull pass",
+        ),
+        (&["--pyramid-mip", "2"][..], "add --occlusion on"),
+    ] {
+        let (ok, err) = run(None, extra);
+        assert!(ok, "{extra:?}: {err}");
+        assert!(err.contains(needle), "{extra:?}: {err}");
+    }
+    let (ok, err) = run(None, &["--occlusion", "on"]);
+    assert!(ok && !err.contains("occlusion culling is off"), "{err}");
+    let (ok, err) = run(Some("gl"), &["--occlusion", "on"]);
+    if !ok && std::env::var("CI").as_deref() != Ok("true") {
+        eprintln!("skipping the GL case: no GL adapter here ({err})");
+    } else {
+        assert!(ok, "GL: {err}");
+        assert!(
+            err.contains("occlusion culling is off: the GL backend"),
+            "GL: {err}"
+        );
+    }
+    std::fs::remove_dir_all(dir).ok();
+}

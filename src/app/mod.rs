@@ -59,15 +59,29 @@ pub fn run(args: ViewerArgs) -> anyhow::Result<()> {
     )
 }
 
+/// Says what the flags asked for that this renderer cannot do (the panel
+/// says it too, in a window).
+pub(crate) fn say_unavailable(renderer: &crate::render::Renderer) {
+    let culler = renderer.culler();
+    if let Some(why) = culler.occlusion_unavailable() {
+        eprintln!("--occlusion on: occlusion culling is off: {why}");
+    }
+    if culler.settings.pyramid_mip.is_some() && !culler.settings.occlusion {
+        eprintln!(
+            "--pyramid-mip shows occlusion culling's depth pyramid, which is off: add --occlusion on"
+        );
+    }
+}
+
 /// Refuses 0 and clamps absurd counts, saying so.
 pub fn clamp_count(count: u64) -> u32 {
     if count == 0 {
-        eprintln!("--count 0 draws nothing; using 1");
+        eprintln!("a count of 0 draws nothing; using 1");
         return 1;
     }
     if count > crowd::MAX_INSTANCES as u64 {
         eprintln!(
-            "--count {count} is more than the viewer's limit; using {}",
+            "a count of {count} is more than the viewer's limit; using {}",
             crowd::MAX_INSTANCES
         );
         return crowd::MAX_INSTANCES;
@@ -102,6 +116,7 @@ fn screenshot_headless(args: &ViewerArgs, choice: &ModelChoice, count: u32) -> a
     config.shadows = args.shadows.settings();
     config.targets = args.aa.targets();
     let mut view = Headless::new(gpu, &prepared.model, &prepared.vat, &config)?;
+    say_unavailable(&view.renderer);
     view.renderer.set_technique(args.technique)?;
     view.renderer.post.show_motion = args.aa.motion_view;
     view.renderer.post.motion_blur = args.aa.motion_blur;
@@ -173,6 +188,7 @@ fn screenshot_scene(
     config.shadows = args.shadows.settings();
     config.targets = args.aa.targets();
     let mut view = Headless::new_scene(gpu, &models, &config)?;
+    say_unavailable(&view.renderer);
     view.renderer.set_technique(args.technique)?;
     view.renderer.post.show_motion = args.aa.motion_view;
     view.renderer.post.motion_blur = args.aa.motion_blur;

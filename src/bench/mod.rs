@@ -178,6 +178,10 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
         velocity: false,
     };
     let mut renderer = models.renderer(&gpu, &config)?;
+    let occlusion_unavailable = renderer.culler().occlusion_unavailable().map(str::to_owned);
+    if let Some(why) = &occlusion_unavailable {
+        eprintln!("--occlusion on: occlusion culling is off: {why}");
+    }
     // The atlas is drawn before any frame is timed (else the first warm-up
     // frame would carry it) and its size and build time go in the report.
     if config.cull.impostors {
@@ -218,7 +222,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
         lod_error_px: config.cull.lod_error_px,
         shadows: config.shadows.enabled,
         aa: args.aa.label().to_owned(),
-        occlusion: config.cull.occlusion && renderer.culler().occlusion_unsupported().is_none(),
+        occlusion: config.cull.occlusion && occlusion_unavailable.is_none(),
         far_field: Some(far_field_report(&renderer, &config)),
         frames: args.frames,
         warmup: args.warmup,

@@ -349,6 +349,7 @@ impl Running {
         renderer_config.shadows = args.shadows.settings();
         renderer_config.targets = args.aa.targets();
         let mut renderer = scene_renderer(&gpu, &prepared, &scene_rest, count, &renderer_config)?;
+        crate::app::say_unavailable(&renderer);
         renderer.set_technique(args.technique)?;
         renderer.post.show_motion = args.aa.motion_view;
         let camera = renderer.camera_at(0.0, 1.0);

@@ -283,6 +283,20 @@ impl Culler {
         self.occlusion_unsupported.as_deref()
     }
 
+    /// Why occlusion culling, asked for in the settings, does not run:
+    /// this device cannot, or the cull pass it runs in is off. `None` when
+    /// it runs or was not asked for.
+    pub fn occlusion_unavailable(&self) -> Option<&str> {
+        if !self.settings.occlusion {
+            return None;
+        }
+        if let Some(why) = self.occlusion_unsupported() {
+            return Some(why);
+        }
+        (!self.settings.indirect())
+            .then_some("it runs in the cull pass, which --culling off with --lod off turns off")
+    }
+
     /// True when this frame's camera cull runs in two phases (set by
     /// [`Self::prepare_occlusion`]).
     pub fn occlusion_active(&self) -> bool {
@@ -314,10 +328,7 @@ impl Culler {
         camera: OcclusionCamera,
         count: u32,
     ) {
-        let wanted = self.settings.occlusion
-            && self.settings.indirect()
-            && count > 0
-            && self.occlusion_unsupported.is_none();
+        let wanted = self.settings.occlusion && count > 0 && self.occlusion_unavailable().is_none();
         if !wanted {
             if let Some(o) = &mut self.occlusion {
                 o.active = false;
