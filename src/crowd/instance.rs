@@ -53,6 +53,8 @@ pub enum CountError {
         limit: u64,
         max: u64,
     },
+    #[error("{count} instances are more than a crowd holds: at most {max}")]
+    OverMax { count: u64, max: u32 },
 }
 
 /// Instance `index` of the crowd grown from `seed`. It depends on nothing
@@ -133,6 +135,12 @@ pub fn validate_count(count: u64, max_binding: u64) -> Result<u32, CountError> {
     if count == 0 {
         return Err(CountError::Zero);
     }
+    if count > max && max == MAX_INSTANCES as u64 {
+        return Err(CountError::OverMax {
+            count,
+            max: MAX_INSTANCES,
+        });
+    }
     if count > max {
         return Err(CountError::TooMany {
             count,
@@ -181,9 +189,14 @@ mod tests {
     #[test]
     fn bad_counts_are_refused() {
         assert!(matches!(validate_count(0, 1 << 27), Err(CountError::Zero)));
+        // Over the crowd's own limit: said as that, not as the GPU's
+        // (whose binding would hold it).
+        let over = validate_count(2_000_000, 1 << 30).unwrap_err();
+        assert!(matches!(over, CountError::OverMax { .. }), "{over}");
+        assert!(over.to_string().contains("at most 1000000"), "{over}");
         assert!(matches!(
             validate_count(5_000_000, 1 << 27),
-            Err(CountError::TooMany { .. })
+            Err(CountError::OverMax { .. })
         ));
         assert!(matches!(
             validate_count(1000, 3200),
