@@ -349,8 +349,8 @@ fn model_counts_on_the_command_line() {
 
 /// Occlusion culling's flags say when they cannot do what they ask: with
 /// the cull pass off, on the GL backend (which cannot read the depth in a
-/// compute shader), and the pyramid's view without occlusion culling; the
-/// picture is still drawn.
+/// compute shader), the pyramid's view without occlusion culling, and a
+/// pyramid mip past the last; the picture is still drawn.
 #[test]
 fn occlusion_flags_say_when_they_do_nothing() {
     let dir = std::env::temp_dir().join(format!("stampede-cli-occl-{}", std::process::id()));
@@ -382,6 +382,10 @@ fn occlusion_flags_say_when_they_do_nothing() {
             "occlusion culling is off: it runs in the cull pass",
         ),
         (&["--pyramid-mip", "2"][..], "add --occlusion on"),
+        (
+            &["--occlusion", "on", "--pyramid-mip", "40"][..],
+            "the pyramid of a 64×36 picture has mips 0 to 6; showing 6",
+        ),
     ] {
         let (ok, err) = run(None, extra);
         assert!(ok, "{extra:?}: {err}");

@@ -66,10 +66,22 @@ pub(crate) fn say_unavailable(renderer: &crate::render::Renderer) {
     if let Some(why) = culler.occlusion_unavailable() {
         eprintln!("--occlusion on: occlusion culling is off: {why}");
     }
-    if culler.settings.pyramid_mip.is_some() && !culler.settings.occlusion {
-        eprintln!(
+    match culler.settings.pyramid_mip {
+        Some(_) if !culler.settings.occlusion => eprintln!(
             "--pyramid-mip shows occlusion culling's depth pyramid, which is off: add --occlusion on"
-        );
+        ),
+        Some(mip) => {
+            let (w, h) = (renderer.targets.width, renderer.targets.height);
+            let last = crate::crowd::occlusion::mip_sizes(w, h)
+                .len()
+                .saturating_sub(1);
+            if mip as usize > last {
+                eprintln!(
+                    "--pyramid-mip {mip}: the pyramid of a {w}×{h} picture has mips 0 to {last}; showing {last}"
+                );
+            }
+        }
+        None => {}
     }
 }
 
