@@ -76,7 +76,7 @@ pub struct CullArgs {
     #[arg(long, value_enum, default_value_t = OnOff::Off)]
     pub occlusion: OnOff,
     /// Draw this mip of occlusion culling's depth pyramid over the picture
-    /// (a debug view, with --occlusion on; 0 is full size, one past the
+    /// (a debug view, with --occlusion on; 0 is full size; a mip past the
     /// last shows the last).
     #[arg(long)]
     pub pyramid_mip: Option<u32>,
