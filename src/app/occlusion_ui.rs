@@ -46,6 +46,15 @@ pub fn occlusion_controls(ui: &mut egui::Ui, s: &mut CullSettings, view: &Occlus
         ui.label(egui::RichText::new(format!("occlusion culling is off: {why}")).small());
         return;
     }
+    if !s.indirect() {
+        ui.label(
+            egui::RichText::new(
+                "occlusion culling runs in the cull pass: turn frustum culling or LOD on",
+            )
+            .small(),
+        );
+        return;
+    }
     if !(usable && s.occlusion) {
         return;
     }
@@ -120,5 +129,22 @@ mod tests {
         let ui = |ui: &mut egui::Ui| occlusion_controls(ui, &mut s, &view);
         h.click("occlusion culling", ui);
         assert_eq!(s.occlusion, was, "disabled");
+    }
+
+    #[test]
+    fn without_the_cull_pass_it_says_what_turns_it_on() {
+        let view = OcclusionView::default();
+        let mut s = CullSettings {
+            occlusion: true,
+            culling: false,
+            lod: false,
+            ..CullSettings::default()
+        };
+        assert!(!s.indirect());
+        let mut h = Harness::new();
+        let ui = |ui: &mut egui::Ui| occlusion_controls(ui, &mut s, &view);
+        h.show(ui);
+        assert!(h.shows("runs in the cull pass"), "{:?}", h.labels());
+        assert!(!h.shows("occluded"), "{:?}", h.labels());
     }
 }
