@@ -59,8 +59,9 @@ pub fn run(args: ViewerArgs) -> anyhow::Result<()> {
     )
 }
 
-/// Says what the flags asked for that this renderer cannot do (the panel
-/// says it too, in a window).
+/// Says what the flags asked for that this renderer cannot do. In a
+/// window the panel says it too: its occlusion switch is disabled with the
+/// reason, and its mip slider stops at the pyramid's last mip.
 pub(crate) fn say_unavailable(renderer: &crate::render::Renderer) {
     let culler = renderer.culler();
     if let Some(why) = culler.occlusion_unavailable() {
@@ -70,7 +71,7 @@ pub(crate) fn say_unavailable(renderer: &crate::render::Renderer) {
         Some(_) if !culler.settings.occlusion => eprintln!(
             "--pyramid-mip shows occlusion culling's depth pyramid, which is off: add --occlusion on"
         ),
-        Some(mip) => {
+        Some(mip) if culler.occlusion_unavailable().is_none() => {
             let (w, h) = (renderer.targets.width, renderer.targets.height);
             let last = crate::crowd::occlusion::mip_sizes(w, h)
                 .len()
@@ -81,7 +82,7 @@ pub(crate) fn say_unavailable(renderer: &crate::render::Renderer) {
                 );
             }
         }
-        None => {}
+        _ => {}
     }
 }
 
