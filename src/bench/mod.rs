@@ -180,7 +180,12 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
     let mut renderer = models.renderer(&gpu, &config)?;
     let occlusion_unavailable = renderer.culler().occlusion_unavailable().map(str::to_owned);
     if let Some(why) = &occlusion_unavailable {
-        eprintln!("--occlusion on: occlusion culling is off: {why}");
+        let flag = if args.compare_occlusion {
+            "--compare-occlusion"
+        } else {
+            "--occlusion on"
+        };
+        eprintln!("{flag}: occlusion culling is off: {why}");
     }
     // The atlas is drawn before any frame is timed (else the first warm-up
     // frame would carry it) and its size and build time go in the report.
