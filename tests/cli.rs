@@ -367,9 +367,10 @@ fn occlusion_flags_say_when_they_do_nothing() {
     let run = |backend: Option<&str>, extra: &[&str]| {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_stampede"));
         cmd.args(base).arg(&png).args(extra).env("RUST_LOG", "warn");
-        if let Some(b) = backend {
-            cmd.env("WGPU_BACKEND", b);
-        }
+        match backend {
+            Some(b) => cmd.env("WGPU_BACKEND", b),
+            None => cmd.env_remove("WGPU_BACKEND"),
+        };
         let out = cmd.output().expect("the stampede binary runs");
         (
             out.status.success(),
@@ -394,7 +395,8 @@ fn occlusion_flags_say_when_they_do_nothing() {
     let (ok, err) = run(None, &["--occlusion", "on"]);
     assert!(ok && !err.contains("occlusion culling is off"), "{err}");
     let (ok, err) = run(Some("gl"), &["--occlusion", "on"]);
-    if !ok && std::env::var("CI").as_deref() != Ok("true") {
+    let in_ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
+    if !ok && !in_ci && err.contains("no GPU adapter found") {
         eprintln!("skipping the GL case: no GL adapter here ({err})");
     } else {
         assert!(ok, "GL: {err}");

@@ -157,9 +157,9 @@ fn gl_resolves_taa_as_vulkan_does() {
 /// The far field's impostors on GL as on Vulkan: every horse an impostor
 /// close up (the atlas's cells: GL's remainder of a negative integer chose
 /// the cell half a turn away, a horse seen from behind), and a herd far off
-/// through the atlas's mip levels (GL samples no layer of an array but the
-/// first through a 2D view: the levels were made of layer 0 and the far
-/// impostors were black squares).
+/// through the atlas's mip levels (wgpu's GL backend cannot bind a 2D view
+/// of any layer of an array but the first: each level's binding failed with
+/// an error and the far impostors were black squares).
 #[test]
 fn gl_draws_impostors_as_vulkan_does() {
     let Some(gl) = common::backend_or_skip("gl_backend impostors (GL)", wgpu::Backends::GL) else {
@@ -201,7 +201,12 @@ fn gl_draws_impostors_as_vulkan_does() {
     ] {
         let (on_gl, gl_hidden, impostors) = render(&gl, count, impostor_px, distance);
         let (on_vulkan, _, vulkan_impostors) = render(&vulkan, count, impostor_px, distance);
-        assert_eq!(impostors, vulkan_impostors, "{what}: the same impostors");
+        // The same rule on the same numbers; a horse whose sphere lands on
+        // the switch's edge may round either way on the two backends.
+        assert!(
+            impostors.abs_diff(vulkan_impostors) <= 2,
+            "{what}: {impostors} impostors on GL, {vulkan_impostors} on Vulkan"
+        );
         assert!(
             impostors * 2 > count,
             "{what}: {impostors} of {count} impostors"
