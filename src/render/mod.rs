@@ -30,6 +30,7 @@ pub mod skin_data;
 pub mod targets;
 pub mod techniques;
 pub mod timing;
+mod unseen_casters;
 
 use crate::Model;
 use crate::crowd::{BehaviourSettings, CountError, CrowdSpec, FrameSettings, FrameUniform};
@@ -54,6 +55,7 @@ pub use techniques::{
 };
 pub use techniques::{shader_modules, shader_source};
 pub use timing::{GpuTimer, History};
+pub use unseen_casters::UnseenCasters;
 
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 

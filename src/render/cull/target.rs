@@ -34,6 +34,12 @@ impl CullTarget {
         super::readback::read_lists(self.lists.as_ref(), gpu)
     }
 
+    /// True when the last `encode_target` culled (its lists are this
+    /// frame's).
+    pub fn culled(&self) -> bool {
+        self.culled
+    }
+
     /// GPU bytes of its lists, arguments and parameters.
     pub fn gpu_memory_bytes(&self) -> u64 {
         self.params.size() + self.lists.as_ref().map_or(0, Lists::gpu_bytes)
