@@ -74,6 +74,26 @@ fn small_bench_writes_valid_json_csv_and_chart() {
             cascades("shadow_casters"),
             "{what}: dropped casters per cascade"
         );
+        // And those the camera did not draw, never more than were drawn.
+        assert_eq!(
+            cascades("shadow_casters_unseen"),
+            cascades("shadow_casters"),
+            "{what}: unseen casters per cascade"
+        );
+        let counts = |k: &str| -> Vec<u64> {
+            r[k].as_array()
+                .map(|a| a.iter().filter_map(Value::as_u64).collect())
+                .unwrap_or_default()
+        };
+        for (unseen, drawn) in counts("shadow_casters_unseen")
+            .iter()
+            .zip(counts("shadow_casters"))
+        {
+            assert!(
+                *unseen <= drawn,
+                "{what}: {unseen} unseen of {drawn} casters"
+            );
+        }
         percentiles(&r["cpu_ms"], &format!("{what} cpu_ms"));
         percentiles(&r["wall_ms"], &format!("{what} wall_ms"));
         let gpu = r
@@ -135,7 +155,7 @@ fn small_bench_writes_valid_json_csv_and_chart() {
     assert!(
         csv.lines().next().is_some_and(|h| h
             .contains(",visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,")
-            && h.ends_with(",shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade")),
+            && h.ends_with(",shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade,shadow_casters_unseen_per_cascade,shadow_triangles_unseen_per_cascade")),
         "{csv}"
     );
     assert_eq!(v["culling"], serde_json::json!(true));

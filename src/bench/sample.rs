@@ -6,7 +6,7 @@ use super::frame::{Frame, sum_some};
 use super::report::{ModelDraws, RunResult};
 use super::stats::Percentiles;
 use super::{BenchError, percentiles};
-use crate::render::{CullStats, Renderer};
+use crate::render::{CullStats, Renderer, UnseenCasters};
 use indicatif::ProgressBar;
 
 /// Per-frame samples of one run: times in milliseconds, uploads in bytes.
@@ -93,6 +93,11 @@ impl Run<'_> {
             .iter_mut()
             .map(Renderer::wait_for_pass_stats)
             .collect();
+        // Before the cut below, which draws a frame of its own.
+        let unseen = renderers
+            .iter()
+            .map(Renderer::unseen_casters)
+            .collect::<Result<Vec<_>, _>>()?;
         let after_cut = if renderers.iter().all(|r| r.culler().occlusion_active()) {
             frame.after_cut(renderers, self.warmup + self.frames)?
         } else {
@@ -155,6 +160,11 @@ impl Run<'_> {
                 .into_iter()
                 .map(|c| c as u32)
                 .collect(),
+            shadow_casters_unseen: per_cascade_of(&unseen, |u| u64::from(u.casters))
+                .into_iter()
+                .map(|c| c as u32)
+                .collect(),
+            shadow_triangles_unseen: per_cascade_of(&unseen, |u| u.triangles),
             draw_calls: costs.iter().map(|c| c.draw_calls).sum(),
             per_model: self.per_model(&drew),
         })
@@ -180,4 +190,16 @@ impl Run<'_> {
             })
             .collect()
     }
+}
+
+/// Each cascade's `f` summed over the renderers' `unseen` casters (empty
+/// when any renderer could not count them).
+fn per_cascade_of(unseen: &[Vec<UnseenCasters>], f: impl Fn(&UnseenCasters) -> u64) -> Vec<u64> {
+    if unseen.iter().any(Vec::is_empty) {
+        return Vec::new();
+    }
+    let n = unseen.iter().map(Vec::len).max().unwrap_or(0);
+    (0..n)
+        .map(|c| unseen.iter().filter_map(|u| u.get(c)).map(&f).sum())
+        .collect()
 }

@@ -134,14 +134,15 @@ impl BenchReport {
         }) {
             let _ = writeln!(
                 s,
-                "{:<13} {:>8} | {:>34} {:>9} | {:>24} | {:>26} | {:>24}",
+                "{:<13} {:>8} | {:>34} {:>9} | {:>24} | {:>26} | {:>24} | {:>24}",
                 "per level",
                 "count",
                 "instances per mesh level",
                 "impostors",
                 "casters per cascade",
                 "shadow triangles per cascade",
-                "casters dropped (view)"
+                "casters dropped (view)",
+                "casters camera not drawn"
             );
             for r in &self.results {
                 let list = |v: &[u32]| {
@@ -152,7 +153,7 @@ impl BenchReport {
                 };
                 let _ = writeln!(
                     s,
-                    "{:<13} {:>8} | {:>34} {:>9} | {:>24} | {:>26} | {:>24}",
+                    "{:<13} {:>8} | {:>34} {:>9} | {:>24} | {:>26} | {:>24} | {:>24}",
                     if r.baseline() {
                         format!("{} (base)", r.technique)
                     } else {
@@ -167,7 +168,8 @@ impl BenchReport {
                         .map(|&x| crate::cli::short_count(x))
                         .collect::<Vec<_>>()
                         .join(" "),
-                    list(&r.shadow_casters_dropped)
+                    list(&r.shadow_casters_dropped),
+                    list(&r.shadow_casters_unseen)
                 );
             }
         }
@@ -286,7 +288,7 @@ impl BenchReport {
     /// One CSV row per result, with a header.
     pub fn csv(&self) -> String {
         let mut s = String::from(
-            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade\n",
+            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade,shadow_casters_unseen_per_cascade,shadow_triangles_unseen_per_cascade\n",
         );
         let cells = |p: Option<&Percentiles>| match p {
             Some(p) => format!("{:.4},{:.4},{:.4}", p.p50, p.p90, p.p99),
@@ -295,7 +297,7 @@ impl BenchReport {
         for r in &self.results {
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 r.technique,
                 r.count,
                 r.drawn,
@@ -337,7 +339,9 @@ impl BenchReport {
                 r.draw_calls,
                 named(&r.per_model, |m| m.visible.to_string()),
                 named(&r.per_model, |m| m.triangles.to_string()),
-                join(&r.shadow_casters_dropped)
+                join(&r.shadow_casters_dropped),
+                join(&r.shadow_casters_unseen),
+                join(&r.shadow_triangles_unseen)
             );
         }
         s
