@@ -396,7 +396,8 @@ fn casters_take_no_finer_a_level_than_the_camera_would() {
         eye: Vec3::new(0.0, 0.0, 10.0),
         pixel_scale: 100.0 / (30f32.to_radians()).tan(),
     };
-    let uniform_of = |view: &CullView, settings: &CullSettings| {
+    // `atlas`: an impostor atlas is there to draw from.
+    let uniform_of = |view: &CullView, settings: &CullSettings, atlas| {
         CullUniform::new(
             view,
             settings,
@@ -405,11 +406,11 @@ fn casters_take_no_finer_a_level_than_the_camera_would() {
             0.0,
             1,
             64,
-            false,
+            atlas,
             4,
         )
     };
-    let uniform = |camera, settings: &CullSettings| uniform_of(&light(camera), settings);
+    let uniform = |camera, settings: &CullSettings| uniform_of(&light(camera), settings, false);
     let settings = CullSettings::default();
     let texels = uniform(None, &settings);
     let seen = uniform(Some(camera), &settings);
@@ -437,20 +438,11 @@ fn casters_take_no_finer_a_level_than_the_camera_would() {
     assert_eq!(entry_region(seen.cull(band, 1.0, 1.0).unwrap()), 4);
     // With an atlas (and the light view allowing impostors) the band
     // casts as impostors, by the camera's size, not the map's.
-    let with_atlas = CullUniform::new(
-        &CullView {
-            impostors: true,
-            ..light(Some(camera))
-        },
-        &settings,
-        (Vec3::ZERO, 1.0),
-        &errors,
-        0.0,
-        1,
-        64,
-        true,
-        4,
-    );
+    let view_with_atlas = CullView {
+        impostors: true,
+        ..light(Some(camera))
+    };
+    let with_atlas = uniform_of(&view_with_atlas, &settings, true);
     assert_eq!(
         entry_region(with_atlas.cull(band, 1.0, 1.0).unwrap()),
         errors.len() as u32
@@ -477,7 +469,7 @@ fn casters_take_no_finer_a_level_than_the_camera_would() {
             error_scale: scale,
             ..light(Some(camera))
         };
-        uniform_of(&view, &no_impostors)
+        uniform_of(&view, &no_impostors, false)
     };
     let (one, two) = (scaled(1.0), scaled(2.0));
     assert_eq!(two.budget_px, 2.0 * one.budget_px);
