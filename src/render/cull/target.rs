@@ -40,6 +40,11 @@ impl CullTarget {
         self.culled
     }
 
+    /// Not culled this frame (its view is not drawn): its lists are old.
+    pub fn skip(&mut self) {
+        self.culled = false;
+    }
+
     /// GPU bytes of its lists, arguments and parameters.
     pub fn gpu_memory_bytes(&self) -> u64 {
         self.params.size() + self.lists.as_ref().map_or(0, Lists::gpu_bytes)

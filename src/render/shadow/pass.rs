@@ -6,7 +6,7 @@ use super::{CASTER_STRIDE, ShadowMaps};
 use crate::crowd::Motion;
 use crate::crowd::cull::{CameraLod, CullView, Receivers};
 use crate::crowd::shadow::{CameraFrustum, CasterBand, CasterUniform, fit_cascades};
-use crate::render::cull::Culler;
+use crate::render::cull::{CullTarget, Culler};
 use crate::render::impostor::ImpostorPass;
 use crate::render::techniques::{CrowdPass, CrowdViews, FrameContext, Technique};
 
@@ -57,6 +57,7 @@ impl ShadowMaps {
             .write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
         self.last = Some(uniform);
         if !enabled {
+            self.targets.iter_mut().for_each(CullTarget::skip);
             return;
         }
         let n = self.maps.count as usize;
