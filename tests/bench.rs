@@ -74,26 +74,12 @@ fn small_bench_writes_valid_json_csv_and_chart() {
             cascades("shadow_casters"),
             "{what}: dropped casters per cascade"
         );
-        // And those the camera did not draw, never more than were drawn.
+        // And those the camera did not draw.
         assert_eq!(
             cascades("shadow_casters_unseen"),
             cascades("shadow_casters"),
             "{what}: unseen casters per cascade"
         );
-        let counts = |k: &str| -> Vec<u64> {
-            r[k].as_array()
-                .map(|a| a.iter().filter_map(Value::as_u64).collect())
-                .unwrap_or_default()
-        };
-        for (unseen, drawn) in counts("shadow_casters_unseen")
-            .iter()
-            .zip(counts("shadow_casters"))
-        {
-            assert!(
-                *unseen <= drawn,
-                "{what}: {unseen} unseen of {drawn} casters"
-            );
-        }
         percentiles(&r["cpu_ms"], &format!("{what} cpu_ms"));
         percentiles(&r["wall_ms"], &format!("{what} wall_ms"));
         let gpu = r
