@@ -98,22 +98,20 @@ impl Run<'_> {
             .iter()
             .map(Renderer::unseen_casters)
             .collect::<Result<Vec<_>, _>>()?;
+        // Empty when any renderer could not count them.
+        let unseen_per_cascade = |f: &dyn Fn(&UnseenCasters) -> u64| {
+            if unseen.iter().any(Vec::is_empty) {
+                return Vec::new();
+            }
+            per_cascade_of(&unseen, |u: &UnseenCasters| Some(f(u)))
+        };
         let after_cut = if renderers.iter().all(|r| r.culler().occlusion_active()) {
             frame.after_cut(renderers, self.warmup + self.frames)?
         } else {
             Vec::new()
         };
         let per_cascade = |f: &dyn Fn(&CullStats) -> u64| {
-            let n = cascades.iter().map(Vec::len).max().unwrap_or(0);
-            (0..n)
-                .map(|c| {
-                    cascades
-                        .iter()
-                        .filter_map(|r| r.get(c).copied().flatten())
-                        .map(|s| f(&s))
-                        .sum::<u64>()
-                })
-                .collect::<Vec<u64>>()
+            per_cascade_of(&cascades, |s: &Option<CullStats>| s.as_ref().map(f))
         };
         let levels = drew.iter().map(|d| d.levels).max().unwrap_or(1) as usize;
         let frames = u64::from(self.frames.max(1));
@@ -160,11 +158,11 @@ impl Run<'_> {
                 .into_iter()
                 .map(|c| c as u32)
                 .collect(),
-            shadow_casters_unseen: per_cascade_of(&unseen, |u| u64::from(u.casters))
+            shadow_casters_unseen: unseen_per_cascade(&|u| u64::from(u.casters))
                 .into_iter()
                 .map(|c| c as u32)
                 .collect(),
-            shadow_triangles_unseen: per_cascade_of(&unseen, |u| u.triangles),
+            shadow_triangles_unseen: unseen_per_cascade(&|u| u.triangles),
             draw_calls: costs.iter().map(|c| c.draw_calls).sum(),
             per_model: self.per_model(&drew),
         })
@@ -192,14 +190,17 @@ impl Run<'_> {
     }
 }
 
-/// Each cascade's `f` summed over the renderers' `unseen` casters (empty
-/// when any renderer could not count them).
-fn per_cascade_of(unseen: &[Vec<UnseenCasters>], f: impl Fn(&UnseenCasters) -> u64) -> Vec<u64> {
-    if unseen.iter().any(Vec::is_empty) {
-        return Vec::new();
-    }
-    let n = unseen.iter().map(Vec::len).max().unwrap_or(0);
+/// Each cascade's `f` summed over every renderer's cascades (`None`: a
+/// cascade with nothing to add).
+fn per_cascade_of<T>(renderers: &[Vec<T>], f: impl Fn(&T) -> Option<u64>) -> Vec<u64> {
+    let n = renderers.iter().map(Vec::len).max().unwrap_or(0);
     (0..n)
-        .map(|c| unseen.iter().filter_map(|u| u.get(c)).map(&f).sum())
+        .map(|c| {
+            renderers
+                .iter()
+                .filter_map(|r| r.get(c))
+                .filter_map(&f)
+                .sum()
+        })
         .collect()
 }
