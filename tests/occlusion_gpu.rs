@@ -173,12 +173,7 @@ fn herd_view(
     size: (u32, u32),
 ) -> Headless {
     let mut v = view(gpu, loaded, count, size, true, true);
-    let mut camera = v.renderer.camera_at(2.0, 1.0);
-    let size = v.renderer.layout.model_size;
-    camera.pitch = 0.02;
-    camera.distance = size * 1.5;
-    camera.target.y = size * 0.35;
-    v.camera = camera;
+    v.camera = common::inside_the_herd(&mut v.renderer);
     v
 }
 

@@ -27,12 +27,7 @@ fn the_unseen_casters_are_those_out_of_view_then_also_the_hidden() {
     let mut v = Headless::new(gpu, &loaded.model, &loaded.vat, &config).expect("renderer");
     // At eye level inside the herd: casters out of the camera's view whose
     // shadow reaches it, and many hidden behind the nearest horses.
-    let mut camera = v.renderer.camera_at(2.0, 1.0);
-    let size = v.renderer.layout.model_size;
-    camera.pitch = 0.02;
-    camera.distance = size * 1.5;
-    camera.target.y = size * 0.35;
-    v.camera = camera;
+    v.camera = common::inside_the_herd(&mut v.renderer);
     let s = FrameSettings {
         time: 2.0,
         clip: None,

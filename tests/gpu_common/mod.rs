@@ -405,3 +405,14 @@ pub fn read_compute_skinned(
     );
     position_normal_pairs(&results)
 }
+
+/// At eye level inside the herd, from the opening view's target: the
+/// nearest horses hide many behind them.
+pub fn inside_the_herd(renderer: &mut stampede::render::Renderer) -> stampede::render::Camera {
+    let mut camera = renderer.camera_at(2.0, 1.0);
+    let size = renderer.layout.model_size;
+    camera.pitch = 0.02;
+    camera.distance = size * 1.5;
+    camera.target.y = size * 0.35;
+    camera
+}
