@@ -64,14 +64,15 @@ pub fn run(args: ViewerArgs) -> anyhow::Result<()> {
 /// reason, and its mip slider stops at the pyramid's last mip.
 pub(crate) fn say_unavailable(renderer: &crate::render::Renderer) {
     let culler = renderer.culler();
-    if let Some(why) = culler.occlusion_unavailable() {
+    let unavailable = culler.occlusion_unavailable();
+    if let Some(why) = unavailable {
         eprintln!("--occlusion on: occlusion culling is off: {why}");
     }
     match culler.settings.pyramid_mip {
         Some(_) if !culler.settings.occlusion => eprintln!(
             "--pyramid-mip shows occlusion culling's depth pyramid, which is off: add --occlusion on"
         ),
-        Some(mip) if culler.occlusion_unavailable().is_none() => {
+        Some(mip) if unavailable.is_none() => {
             let (w, h) = (renderer.targets.width, renderer.targets.height);
             let last = crate::crowd::occlusion::mip_sizes(w, h)
                 .len()
