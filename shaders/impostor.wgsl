@@ -29,9 +29,9 @@ struct ImpostorOut {
     @location(0) uv: vec2<f32>,
     // The point on the quad (world).
     @location(1) world_pos: vec3<f32>,
-    // Cell column and row, then the two layers (the previous clip's and
-    // the current one's).
-    @location(2) @interpolate(flat) cell: vec2<u32>,
+    // The texels where the cell starts in the two frames' layers (the
+    // previous clip's, then the current one's), and those layers.
+    @location(2) @interpolate(flat) origins: vec4<u32>,
     @location(3) @interpolate(flat) layers: vec2<u32>,
     // x = crossfade weight of the current clip, y = the instance's scale,
     // z = atlas texels per pixel across the quad.
@@ -55,7 +55,8 @@ fn atlas_of(m: u32) -> AtlasParams {
     return atlases[min(m, arrayLength(&atlases) - 1u)];
 }
 
-fn impostor_layer(atlas: AtlasParams, clip: u32, t: f32) -> u32 {
+// The model's atlas frame of `clip` at time `t`.
+fn impostor_frame(atlas: AtlasParams, clip: u32, t: f32) -> u32 {
     let c = atlas_clips[min(clip, arrayLength(&atlas_clips) - 1u)];
     return min(c.first_layer + atlas_frame(c, t), atlas.layers - 1u);
 }
@@ -109,8 +110,11 @@ fn impostor_vertex(corner: u32, instance: u32, from_sun: bool) -> ImpostorOut {
     out.clip_pos = vp * vec4<f32>(world, 1.0);
     out.uv = vec2<f32>(sx * 0.5 + 0.5, 0.5 - sy * 0.5);
     out.world_pos = world;
-    out.cell = cell;
-    out.layers = vec2<u32>(impostor_layer(atlas, a.previous, a.previous_time), impostor_layer(atlas, a.clip, a.time));
+    let before = atlas_place(atlas, impostor_frame(atlas, a.previous, a.previous_time), cell.y);
+    let now = atlas_place(atlas, impostor_frame(atlas, a.clip, a.time), cell.y);
+    let x = cell.x * atlas.cell;
+    out.origins = vec4<u32>(x, before.y, x, now.y);
+    out.layers = vec2<u32>(before.x, now.x);
     out.model = model;
     out.fade_scale = vec3<f32>(a.weight, inst.scale, f32(atlas.cell) / max(quad_px, 1e-3));
     out.view = view;
@@ -174,15 +178,17 @@ fn atlas_texels(in: ImpostorOut) -> AtlasTexels {
     // textures may have more levels than a model with smaller cells drew.
     let lod = clamp(log2(max(footprint, 1e-6)) - 0.5, 0.0, log2(cell));
     let inset = clamp(0.5 * exp2(ceil(lod)), 0.5, cell * 0.5);
-    let texel = vec2<f32>(in.cell) * cell + clamp(local, vec2<f32>(inset), vec2<f32>(cell - inset));
-    let uv = texel / vec2<f32>(atlas.layer_width, atlas.layer_height);
+    let within = clamp(local, vec2<f32>(inset), vec2<f32>(cell - inset));
+    let size = vec2<f32>(atlas.layer_width, atlas.layer_height);
+    let uv0 = (vec2<f32>(in.origins.xy) + within) / size;
+    let uv1 = (vec2<f32>(in.origins.zw) + within) / size;
     // Both clips of the crossfade (the weight is 1 once settled), blended
     // premultiplied, as the atlas stores them; half a level sharper than
     // the footprint asks (the coverage's box filter already softens).
-    let c0 = textureSampleLevel(atlas_albedo, atlas_sampler, uv, in.layers.x, lod);
-    let n0 = textureSampleLevel(atlas_normal_depth, atlas_sampler, uv, in.layers.x, lod);
-    let c1 = textureSampleLevel(atlas_albedo, atlas_sampler, uv, in.layers.y, lod);
-    let n1 = textureSampleLevel(atlas_normal_depth, atlas_sampler, uv, in.layers.y, lod);
+    let c0 = textureSampleLevel(atlas_albedo, atlas_sampler, uv0, in.layers.x, lod);
+    let n0 = textureSampleLevel(atlas_normal_depth, atlas_sampler, uv0, in.layers.x, lod);
+    let c1 = textureSampleLevel(atlas_albedo, atlas_sampler, uv1, in.layers.y, lod);
+    let n1 = textureSampleLevel(atlas_normal_depth, atlas_sampler, uv1, in.layers.y, lod);
     let w = clamp(in.fade_scale.x, 0.0, 1.0);
     return AtlasTexels(mix(c0, c1, w), mix(n0, n1, w));
 }

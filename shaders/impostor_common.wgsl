@@ -1,7 +1,8 @@
 // The impostor atlas's layout, shared by the pass that draws the atlas
 // (impostor_atlas.wgsl) and the one that draws impostors (impostor.wgsl):
 // a layer per (clip, atlas frame), each a grid of cells, column = yaw
-// around the model, row = elevation. `AtlasParams` and `AtlasClip` are
+// around the model, row = elevation (in a scene's textures, the rows pack
+// across layers: `atlas_place`). `AtlasParams` and `AtlasClip` are
 // mirrored by `render::gpu_data::{AtlasParamsGpu, AtlasClipGpu}`
 // (tests/gpu_layout.rs); the functions are the twins of
 // `impostor::AtlasLayout`'s (tests/impostor_gpu.rs).
@@ -12,10 +13,15 @@ struct AtlasParams {
     cell: u32,
     yaws: u32,
     rows: u32,
+    // The model's atlas frames.
     layers: u32,
     // Half the side of a cell's view, model units.
     extent: f32,
-    cells: u32,
+    // The model's first layer in the textures (0 but in a scene's).
+    first_layer: u32,
+    // Texels of a layer. A scene's may be taller than the model's own:
+    // its rows of cells are then packed one under another across layers
+    // (`atlas_place`).
     layer_width: f32,
     layer_height: f32,
     // Row r's elevation (radians) at [r / 4][r % 4].
@@ -70,6 +76,15 @@ fn atlas_cell(p: AtlasParams, view: vec3<f32>) -> vec2<u32> {
         }
     }
     return vec2<u32>(column, row);
+}
+
+// Where row `row` of atlas frame `frame` lies: the layer, and the texel
+// row its cells start at (strip frame × rows + row of the model's layers,
+// a strip a cell tall). The twin of `impostor::ModelPlace::place`.
+fn atlas_place(p: AtlasParams, frame: u32, row: u32) -> vec2<u32> {
+    let strips = max(u32(p.layer_height) / p.cell, 1u);
+    let strip = frame * p.rows + row;
+    return vec2<u32>(p.first_layer + strip / strips, strip % strips * p.cell);
 }
 
 // The atlas frame of `clip` nearest to clip time `t` (wrapped like a

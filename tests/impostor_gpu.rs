@@ -199,7 +199,8 @@ fn an_impostor_at_its_switch_size_looks_like_the_mesh() {
 /// The WGSL cell and frame choice (shaders/impostor_common.wgsl) against
 /// their Rust twins (`impostor::AtlasLayout::cell_for`, `AtlasClip::frame_at`)
 /// over view directions all around and clip times before, in and past a
-/// clip, for a ground layout and a flyer's.
+/// clip, for a ground layout and a flyer's; and where a row of a frame lies
+/// in a scene's taller layers (`atlas_place` against `ModelPlace::place`).
 #[test]
 fn the_cell_and_frame_choices_match_their_rust_twins() {
     let Some(gpu) = common::gpu_or_skip("impostor twins") else {
@@ -211,6 +212,15 @@ fn the_cell_and_frame_choices_match_their_rust_twins() {
         let params = stampede::render::gpu_data::AtlasParamsGpu::new(layout);
         let e = params.elevations;
         let clips = &layout.clips;
+        // As in a scene whose layers are two rows taller than this
+        // model's, after three layers of another model.
+        let place = stampede::impostor::ModelPlace {
+            first_layer: 3,
+            layers: 0,
+            strips: params.rows + 2,
+            rows: params.rows,
+            cell: params.cell,
+        };
         let clip = |i: usize| {
             let c = clips[i.min(clips.len() - 1)];
             format!(
@@ -223,19 +233,21 @@ fn the_cell_and_frame_choices_match_their_rust_twins() {
              @group(0) @binding(1) var<storage, read_write> results: array<vec4<f32>>;\n\
              @compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3<u32>) {{\n\
                let i = id.x; if i >= arrayLength(&queries) {{ return; }}\n\
-               let p = AtlasParams(vec4<f32>(0.0, 0.0, 0.0, 1.0), {}u, {}u, {}u, {}u, 1.0, {}u, 1.0, 1.0, \
+               let p = AtlasParams(vec4<f32>(0.0, 0.0, 0.0, 1.0), {}u, {}u, {}u, {}u, 1.0, {}u, 1.0, {:?}, \
                  array<vec4<f32>, 2>(vec4<f32>({:?}, {:?}, {:?}, {:?}), vec4<f32>({:?}, {:?}, {:?}, {:?})));\n\
                let q = queries[i];\n\
                let c = atlas_cell(p, q.xyz);\n\
                results[i * 2u] = vec4<f32>(f32(c.x), f32(c.y), f32(atlas_frame({}, q.w)), f32(atlas_frame({}, q.w)));\n\
-               results[i * 2u + 1u] = vec4<f32>(0.0);\n\
+               let at = atlas_place(p, i % p.layers, (i / 7u) % p.rows);\n\
+               results[i * 2u + 1u] = vec4<f32>(f32(at.x), f32(at.y), 0.0, 0.0);\n\
              }}",
             stampede::render::shaders::file("impostor_common").expect("the shared impostor file"),
             params.cell,
             params.yaws,
             params.rows,
             params.layers,
-            params.cells,
+            place.first_layer,
+            (place.strips * place.cell) as f32,
             e[0][0],
             e[0][1],
             e[0][2],
@@ -258,6 +270,7 @@ fn the_cell_and_frame_choices_match_their_rust_twins() {
         }
         let out = common::run_compute(&gpu, "impostor twins", &source, "main", &queries, 0, &[]);
         let mut wrong = 0;
+        let mut places = Vec::new();
         for (q, r) in queries.iter().zip(out.chunks(2)) {
             let (column, row) = layout.cell_for(Vec3::new(q[0], q[1], q[2]));
             let want = [
@@ -270,6 +283,9 @@ fn the_cell_and_frame_choices_match_their_rust_twins() {
                 wrong += 1;
                 eprintln!("{}: {q:?}: GPU {:?}, CPU {want:?}", choice.label(), r[0]);
             }
+            let i = places.len() as u32;
+            let (layer, y) = place.place(i % params.layers, (i / 7) % params.rows);
+            places.push((r[1], [layer as f32, y as f32, 0.0, 0.0]));
         }
         // f32 rounding may flip a choice exactly at a boundary, never more.
         assert!(
@@ -278,5 +294,14 @@ fn the_cell_and_frame_choices_match_their_rust_twins() {
             choice.label(),
             queries.len()
         );
+        let differ: Vec<_> = places.iter().filter(|(gpu, cpu)| gpu != cpu).collect();
+        assert!(
+            differ.is_empty(),
+            "{}: atlas_place (GPU, CPU): {differ:?}",
+            choice.label()
+        );
+        // Some frame's rows fall in two layers: the packing is exercised.
+        let last = params.rows - 1;
+        assert!((0..params.layers).any(|f| place.place(f, 0).0 != place.place(f, last).0));
     }
 }

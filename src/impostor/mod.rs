@@ -8,7 +8,7 @@
 //! impostor's picture against the mesh's (`render::impostor`).
 
 mod scene;
-pub use scene::SceneAtlasPlan;
+pub use scene::{ModelPlace, SceneAtlasPlan};
 
 use crate::vat::{Vat, VatClip};
 use glam::{Mat4, Vec3};

@@ -102,11 +102,14 @@ pub struct AtlasParamsGpu {
     pub cell: u32,
     pub yaws: u32,
     pub rows: u32,
+    /// The model's atlas frames.
     pub layers: u32,
     /// Half the side of a cell's view, model units.
     pub extent: f32,
-    pub cells: u32,
-    /// Texels of a layer.
+    /// The model's first layer in the textures (0 but in a scene's).
+    pub first_layer: u32,
+    /// Texels of a layer (a scene's may be taller than the model's: its
+    /// rows of cells then pack across layers, `impostor::ModelPlace`).
     pub layer_width: f32,
     pub layer_height: f32,
     /// The rows' elevations, radians (row `r` at `[r / 4][r % 4]`).
@@ -140,7 +143,7 @@ impl AtlasParamsGpu {
             rows: layout.elevations.len().min(8) as u32,
             layers: layout.layers,
             extent: layout.extent(),
-            cells: layout.cells(),
+            first_layer: 0,
             layer_width: w as f32,
             layer_height: h as f32,
             elevations,

@@ -21,7 +21,7 @@ pub fn mirrors() -> Vec<String> {
             rows,
             layers,
             extent,
-            cells,
+            first_layer,
             layer_width,
             layer_height,
             elevations,
