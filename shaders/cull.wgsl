@@ -35,6 +35,9 @@ struct CullModel {
     // 1 = none of its instances is drawn (a debug switch).
     hidden: u32,
     _pad0: u32,
+    // Model-space half size of the box of every baked frame around the
+    // sphere's centre (xyz; occlusion culling tests a mesh by it).
+    half: vec4<f32>,
 };
 
 struct CullParams {
@@ -250,7 +253,7 @@ fn cs_cull(@builtin(global_invocation_id) id: vec3<u32>) {
     let centre = p.origin + m * (model.sphere.xyz * inst.scale);
     let radius = model.sphere.w * inst.scale;
     let bits = cull_instance(model, centre, radius, inst.scale);
-    if !occlusion_keep(i, bits, centre, radius) {
+    if !occlusion_keep(i, bits, model, centre, radius, m, inst.scale) {
         return;
     }
     let region = region_of(model, bits);

@@ -1,6 +1,7 @@
 // Occlusion culling in the cull pass (two phases). Phase 1 (`cs_cull`)
 // appends only the survivors that were visible last frame (`state`'s
-// history) and lists every survivor with its sphere; the early scene pass
+// history) and lists every survivor with its screen rectangle (a mesh's
+// box, an impostor's sphere: `occlusion_keep`); the early scene pass
 // draws what it appended and shaders/pyramid.wgsl reduces its depth into
 // `pyramid`; phase 2 (`cs_cull_late`, one invocation per listed survivor,
 // dispatched indirectly: it neither places an instance again nor visits
@@ -8,8 +9,8 @@
 // finds visible that phase 1 did not draw, and records every instance's
 // visibility for the next frame.
 // `OcclusionParams` is mirrored by `crowd::occlusion::OcclusionUniform`
-// (tests/gpu_layout.rs); `sphere_rect` and `occluded` are the twins of its
-// methods of the same names.
+// (tests/gpu_layout.rs); `sphere_rect`, `box_rect` and `occluded` are the
+// twins of its methods of the same names.
 
 struct OcclusionParams {
     view: mat4x4<f32>,
@@ -37,8 +38,10 @@ struct OcclusionParams {
 @group(3) @binding(3) var<storage, read> occlusion: OcclusionParams;
 // `capacity` words of history (1: the instance was visible in the last
 // phase 2), SURVIVORS_HEADER words (the survivors' count, for phase 2),
-// then phase 1's survivors, SURVIVOR_WORDS each: the world sphere's centre
-// and radius (negated when phase 1 drew it), and its visible-list entry.
+// then phase 1's survivors, SURVIVOR_WORDS each: the screen rectangle's
+// first and last pixel (x | y << 16 each), its nearest depth (DRAWN_BIT
+// set when phase 1 drew it; 0 when it is never occluded), and its
+// visible-list entry.
 @group(3) @binding(4) var<storage, read_write> state: array<u32>;
 // Every mip's farthest depths, one after another.
 @group(3) @binding(5) var<storage, read> pyramid: array<f32>;
@@ -47,10 +50,34 @@ struct ScreenRect {
     lo: vec2<u32>,
     hi: vec2<u32>,
     depth: f32,
-    // False when the sphere reaches the near plane or leaves the viewport.
+    // False when the bounds reach the near plane or leave the viewport.
     valid: bool,
 };
 
+// The pixels (inclusive) of an NDC rectangle, a pixel wider on every side
+// (this camera is not jittered, and TAA draws the depth the pyramid holds
+// up to half a pixel off), with the nearest depth.
+fn screen_rect(lo: vec2<f32>, hi: vec2<f32>, depth: f32) -> ScreenRect {
+    var out: ScreenRect;
+    out.valid = false;
+    let v = occlusion.viewport;
+    let x0 = v.x + (lo.x * 0.5 + 0.5) * v.z - 1.0;
+    let x1 = v.x + (hi.x * 0.5 + 0.5) * v.z + 1.0;
+    let y0 = v.y + (0.5 - hi.y * 0.5) * v.w - 1.0;
+    let y1 = v.y + (0.5 - lo.y * 0.5) * v.w + 1.0;
+    let size = vec2<f32>(occlusion.size);
+    if x1 < 0.0 || y1 < 0.0 || x0 >= size.x || y0 >= size.y {
+        return out;
+    }
+    out.lo = vec2<u32>(floor(clamp(vec2<f32>(x0, y0), vec2<f32>(0.0), size - 1.0)));
+    out.hi = vec2<u32>(floor(clamp(vec2<f32>(x1, y1), vec2<f32>(0.0), size - 1.0)));
+    out.depth = depth;
+    out.valid = true;
+    return out;
+}
+
+// A sphere's rectangle: the cube around it in view space, its eight
+// corners projected, and the depth of its nearest point.
 fn sphere_rect(centre: vec3<f32>, radius: f32) -> ScreenRect {
     var out: ScreenRect;
     out.valid = false;
@@ -76,20 +103,36 @@ fn sphere_rect(centre: vec3<f32>, radius: f32) -> ScreenRect {
         lo = min(lo, ndc);
         hi = max(hi, ndc);
     }
-    let v = occlusion.viewport;
-    let x0 = v.x + (lo.x * 0.5 + 0.5) * v.z;
-    let x1 = v.x + (hi.x * 0.5 + 0.5) * v.z;
-    let y0 = v.y + (0.5 - hi.y * 0.5) * v.w;
-    let y1 = v.y + (0.5 - lo.y * 0.5) * v.w;
-    let size = vec2<f32>(occlusion.size);
-    if x1 < 0.0 || y1 < 0.0 || x0 >= size.x || y0 >= size.y {
-        return out;
+    return screen_rect(lo, hi, near.z / near.w);
+}
+
+// A box's rectangle (its world centre and half-axes, the columns of
+// `axes`): its eight corners projected, and the nearest corner's depth
+// (the depth grows with the distance along the view, so the box's nearest
+// point is a corner).
+fn box_rect(centre: vec3<f32>, axes: mat3x3<f32>) -> ScreenRect {
+    var out: ScreenRect;
+    out.valid = false;
+    let vp = occlusion.proj * occlusion.view;
+    let c = vp * vec4<f32>(centre, 1.0);
+    let a0 = vp * vec4<f32>(axes[0], 0.0);
+    let a1 = vp * vec4<f32>(axes[1], 0.0);
+    let a2 = vp * vec4<f32>(axes[2], 0.0);
+    var lo = vec2<f32>(3.4e38);
+    var hi = vec2<f32>(-3.4e38);
+    var depth = 3.4e38;
+    for (var k = 0u; k < 8u; k++) {
+        let clip = c + select(-a0, a0, (k & 1u) != 0u) + select(-a1, a1, (k & 2u) != 0u)
+            + select(-a2, a2, (k & 4u) != 0u);
+        if clip.w <= 1e-5 {
+            return out;
+        }
+        let ndc = clip.xyz / clip.w;
+        lo = min(lo, ndc.xy);
+        hi = max(hi, ndc.xy);
+        depth = min(depth, ndc.z);
     }
-    out.lo = vec2<u32>(floor(clamp(vec2<f32>(x0, y0), vec2<f32>(0.0), size - 1.0)));
-    out.hi = vec2<u32>(floor(clamp(vec2<f32>(x1, y1), vec2<f32>(0.0), size - 1.0)));
-    out.depth = near.z / near.w;
-    out.valid = true;
-    return out;
+    return screen_rect(lo, hi, depth);
 }
 
 fn pyramid_texel(mip: u32, x: u32, y: u32) -> f32 {
@@ -99,39 +142,40 @@ fn pyramid_texel(mip: u32, x: u32, y: u32) -> f32 {
     return pyramid[at];
 }
 
-// True when the sphere is wholly behind the farthest depth the pyramid
-// holds over its screen rectangle (at the mip where it spans at most 2x2
-// texels).
-fn occluded(centre: vec3<f32>, radius: f32) -> bool {
-    let r = sphere_rect(centre, radius);
-    if !r.valid {
-        return false;
-    }
-    let span = max(r.hi.x - r.lo.x, r.hi.y - r.lo.y) + 1u;
+// True when the rectangle's nearest depth is behind the farthest depth the
+// pyramid holds over it (at the mip where it spans at most 2x2 texels).
+fn occluded(lo_px: vec2<u32>, hi_px: vec2<u32>, depth: f32) -> bool {
+    let span = max(hi_px.x - lo_px.x, hi_px.y - lo_px.y) + 1u;
     var m = 0u;
     while (1u << m) < span && m + 1u < occlusion.mips {
         m++;
     }
-    let lo = r.lo >> vec2<u32>(m);
-    let hi = r.hi >> vec2<u32>(m);
+    let lo = lo_px >> vec2<u32>(m);
+    let hi = hi_px >> vec2<u32>(m);
     let far = max(
         max(pyramid_texel(m, lo.x, lo.y), pyramid_texel(m, hi.x, lo.y)),
         max(pyramid_texel(m, lo.x, hi.y), pyramid_texel(m, hi.x, hi.y)),
     );
-    return r.depth > far;
+    return depth > far;
 }
 
 
-const SURVIVOR_WORDS: u32 = 5u;
+const SURVIVOR_WORDS: u32 = 4u;
 const SURVIVORS_HEADER: u32 = 4u;
 // The most workgroups in one dispatch dimension every adapter allows.
 const MAX_GROUPS: u32 = 65535u;
+const DRAWN_BIT: u32 = 0x80000000u;
 
 // Phase 1 (and no occlusion): whether the instance `i` (`bits` from
-// `cull_instance`, its sphere `centre`, `radius`) is appended now. Phase 1
-// appends the survivors visible last frame, lists every survivor for
-// phase 2 and forgets the culled's visibility.
-fn occlusion_keep(i: u32, bits: u32, centre: vec3<f32>, radius: f32) -> bool {
+// `cull_instance`, of `model`, placed by `basis` at `scale` with its
+// sphere at `centre`, `radius`) is appended now. Phase 1 appends the
+// survivors visible last frame, lists every survivor with its screen
+// rectangle for phase 2 and forgets the culled's visibility.
+// A mesh is tested by its box (the model's box of every baked frame,
+// placed); an impostor by its sphere: it shows its atlas's nearest view,
+// which may reach past the box seen from the instance's own direction,
+// never past the sphere the atlas's cells frame.
+fn occlusion_keep(i: u32, bits: u32, model: CullModel, centre: vec3<f32>, radius: f32, basis: mat3x3<f32>, scale: f32) -> bool {
     if occlusion.phase != 1u {
         return bits != CULLED;
     }
@@ -140,13 +184,25 @@ fn occlusion_keep(i: u32, bits: u32, centre: vec3<f32>, radius: f32) -> bool {
         return false;
     }
     let drawn = state[i] != 0u;
+    var r: ScreenRect;
+    if region_of(model, bits) == model.impostor_region {
+        r = sphere_rect(centre, radius);
+    } else {
+        let h = model.half.xyz * scale;
+        r = box_rect(centre, mat3x3<f32>(basis[0] * h.x, basis[1] * h.y, basis[2] * h.z));
+    }
+    // Never occluded: the nearest depth there is.
+    if !r.valid {
+        r.lo = vec2<u32>(0u);
+        r.hi = vec2<u32>(0u);
+        r.depth = 0.0;
+    }
     let slot = atomicAdd(&draw_args[occlusion.counter_word + 1u], 1u);
     let at = occlusion.capacity + SURVIVORS_HEADER + slot * SURVIVOR_WORDS;
-    state[at] = bitcast<u32>(centre.x);
-    state[at + 1u] = bitcast<u32>(centre.y);
-    state[at + 2u] = bitcast<u32>(centre.z);
-    state[at + 3u] = bitcast<u32>(select(radius, -radius, drawn));
-    state[at + 4u] = i | bits;
+    state[at] = r.lo.x | (r.lo.y << 16u);
+    state[at + 1u] = r.hi.x | (r.hi.y << 16u);
+    state[at + 2u] = bitcast<u32>(max(r.depth, 0.0)) | select(0u, DRAWN_BIT, drawn);
+    state[at + 3u] = i | bits;
     return drawn;
 }
 
@@ -173,16 +229,13 @@ fn cs_cull_late(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let at = occlusion.capacity + SURVIVORS_HEADER + s * SURVIVOR_WORDS;
-    let centre = vec3<f32>(
-        bitcast<f32>(state[at]),
-        bitcast<f32>(state[at + 1u]),
-        bitcast<f32>(state[at + 2u]),
-    );
-    let signed = bitcast<f32>(state[at + 3u]);
-    let entry = state[at + 4u];
+    let lo = vec2<u32>(state[at] & 0xffffu, state[at] >> 16u);
+    let hi = vec2<u32>(state[at + 1u] & 0xffffu, state[at + 1u] >> 16u);
+    let depth = bitcast<f32>(state[at + 2u] & ~DRAWN_BIT);
+    let drawn = (state[at + 2u] & DRAWN_BIT) != 0u;
+    let entry = state[at + 3u];
     let i = entry & 0x0fffffffu;
-    let drawn = signed < 0.0;
-    let seen = occlusion.phase == 3u || !occluded(centre, abs(signed));
+    let seen = occlusion.phase == 3u || !occluded(lo, hi, depth);
     state[i] = select(0u, 1u, seen);
     if !seen {
         if !drawn {

@@ -276,3 +276,61 @@ fn clips_bounds_cover_the_clips_asked_for() {
     eprintln!("deer width: {w_all} over every clip, {w_run} over the herd's");
     assert!(w_run < 0.8 * w_all, "{w_run} vs {w_all}");
 }
+
+/// Occlusion culling tests a mesh by the box of `Vat::pose_bounds`: every
+/// pose any technique draws must lie in it. Exact CPU skinning (what live
+/// and compute skinning draw) at a third and two thirds of every segment
+/// of every clip, for the shared models and our own, f16 and packed, puts
+/// every vertex inside the box.
+#[test]
+fn exact_poses_between_frames_stay_in_the_pose_box() {
+    let mut models: Vec<Model> = ["horse", "bird"]
+        .iter()
+        .map(|n| stampede::assets::load_model(n).unwrap())
+        .collect();
+    for name in [
+        "Fox.glb",
+        "CesiumMan.glb",
+        "QuaterniusDeer.gltf",
+        "RiggedSimple.glb",
+    ] {
+        let Some(path) = common::shared_model(name) else {
+            return;
+        };
+        models.push(Model::load(path).unwrap());
+    }
+    for model in &models {
+        for precision in [Precision::F16, Precision::Packed] {
+            let options = BakeOptions {
+                precision,
+                ..BakeOptions::default()
+            };
+            let vat = vat::bake(model, &options).unwrap();
+            let bounds = vat.pose_bounds();
+            let (centre, _) = bounds.sphere;
+            let mut worst = f32::MIN;
+            for clip in &vat.clips {
+                for k in 0..clip.segments() {
+                    let (t0, t1) = (clip.frame_time(k), clip.frame_time(k + 1));
+                    for t in [t0 + (t1 - t0) / 3.0, t0 + (t1 - t0) * 2.0 / 3.0] {
+                        let (p, _) = skin::skin(model, &model.sample_pose(clip.source, t));
+                        for v in p {
+                            let out = ((v - centre).abs() - bounds.half).max_element();
+                            worst = worst.max(out);
+                        }
+                    }
+                }
+            }
+            assert!(
+                worst <= 0.0,
+                "{} {precision:?}: a vertex {worst} outside the box",
+                model.name()
+            );
+            eprintln!(
+                "{} {precision:?}: every vertex inside by at least {}",
+                model.name(),
+                -worst
+            );
+        }
+    }
+}

@@ -278,6 +278,7 @@ fn rust_mirrors_match_their_wgsl_structs() {
             impostor_region,
             hidden,
             _pad,
+            half,
         }),
         &wgsl_layout(&cull, "CullModel"),
     ));

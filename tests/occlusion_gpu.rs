@@ -103,12 +103,25 @@ fn occlusion_culling_draws_the_same_image() {
     let Some(gpu) = common::gpu_or_skip("occlusion") else {
         return;
     };
-    for choice in [ModelChoice::Horse, ModelChoice::Bird] {
+    // The horses once more without impostors: every horse is then a mesh,
+    // tested by its box, not its sphere.
+    let runs = [
+        (ModelChoice::Horse, true),
+        (ModelChoice::Bird, true),
+        (ModelChoice::Horse, false),
+    ];
+    for (choice, impostors) in runs {
         let loaded = loaded(choice.clone());
         for behaviour in [false, true] {
             let size = (192, 108);
             let mut on = view(&gpu, &loaded, 3000, size, behaviour, true);
             let mut off = view(&gpu, &loaded, 3000, size, behaviour, false);
+            for v in [&mut on, &mut off] {
+                v.renderer.set_cull_settings(CullSettings {
+                    impostors,
+                    ..v.renderer.cull_settings()
+                });
+            }
             let opening = on.renderer.camera_at(2.0, 1.0);
             let model_size = on.renderer.layout.model_size;
             let mut occluded_any = 0;
@@ -135,8 +148,8 @@ fn occlusion_culling_draws_the_same_image() {
                     occluded_any += stats.occluded;
                     let n = differing(&with, &without);
                     eprintln!(
-                        "{choice:?} behaviour {behaviour} {name} frame {frame}: {} occluded, {} drawn, \
-                         {n} pixels differ",
+                        "{choice:?} impostors {impostors} behaviour {behaviour} {name} frame {frame}: \
+                         {} occluded, {} drawn, {n} pixels differ",
                         stats.occluded,
                         stats.visible_total()
                     );
@@ -177,13 +190,30 @@ fn herd_view(
     v
 }
 
+/// With the far field's impostors (most of this small picture's horses:
+/// tested by their spheres) and without (every horse a mesh: tested by
+/// its box).
 #[test]
 fn phase_two_agrees_with_the_cpu_test_against_the_read_back_pyramid() {
     let Some(gpu) = common::gpu_or_skip("occlusion") else {
         return;
     };
     let loaded = loaded(ModelChoice::Horse);
-    let mut v = herd_view(&gpu, &loaded, 3000, (191, 107));
+    for impostors in [true, false] {
+        phase_two_agrees(&gpu, &loaded, impostors);
+    }
+}
+
+fn phase_two_agrees(
+    gpu: &std::sync::Arc<stampede::gpu::GpuContext>,
+    loaded: &Loaded,
+    impostors: bool,
+) {
+    let mut v = herd_view(gpu, loaded, 3000, (191, 107));
+    v.renderer.set_cull_settings(CullSettings {
+        impostors,
+        ..v.renderer.cull_settings()
+    });
     settle(&mut v, &settings(2.0));
     let r = &v.renderer;
     let culler = r.culler();
@@ -201,15 +231,25 @@ fn phase_two_agrees_with_the_cpu_test_against_the_read_back_pyramid() {
     let uniform = culler.last_uniform().expect("culled");
     let occ = culler.last_occlusion_uniform().expect("phase 2 ran");
     let (mut survivors, mut occluded, mut agree, mut close) = (0, 0, 0, 0);
+    let model = uniform.models[0];
+    let half = glam::Vec3::from_slice(&model.half[..3]);
+    let mut boxed = 0;
     for i in 0..uniform.count {
-        let (c, radius, scale) =
-            common::world_sphere(r, &loaded, uniform.models[0].sphere, SEED, i);
-        if uniform.cull(c, radius, scale).is_none() {
+        let (c, radius, scale) = common::world_sphere(r, loaded, model.sphere, SEED, i);
+        let Some(bits) = uniform.cull(c, radius, scale) else {
             assert_eq!(history[i as usize], 0, "{i} is culled, not visible");
             continue;
-        }
+        };
         survivors += 1;
-        let cpu = occ.occluded(&pyramid, c, radius);
+        // A mesh by its box, an impostor by its sphere.
+        let rect = if model.region_of(bits) == model.impostor_region {
+            occ.sphere_rect(c, radius)
+        } else {
+            boxed += 1;
+            let (placement, _) = common::placed(r, loaded, SEED, i);
+            occ.box_rect(c, placement.box_axes(half, scale))
+        };
+        let cpu = occ.occluded(&pyramid, rect);
         let gpu = history[i as usize] == 0;
         occluded += gpu as u32;
         // Drawn by phase 1 or phase 2, never both; drawn iff not occluded
@@ -231,10 +271,18 @@ fn phase_two_agrees_with_the_cpu_test_against_the_read_back_pyramid() {
         }
     }
     eprintln!(
-        "{survivors} survivors, {occluded} occluded, {agree} agree, {close} differ; early {}, late {}",
+        "{survivors} survivors ({boxed} meshes), {occluded} occluded, {agree} agree, {close} differ; early {}, late {}",
         in_early.len(),
         in_late.len()
     );
+    if impostors {
+        assert!(
+            boxed < survivors / 2,
+            "mostly impostors: {boxed} meshes of {survivors}"
+        );
+    } else {
+        assert_eq!(boxed, survivors, "no impostors");
+    }
     assert!(
         occluded * 4 > survivors,
         "a dense herd hides many: {occluded} of {survivors}"

@@ -204,7 +204,7 @@ pub struct CullUniform {
     /// The scene's models (in the order of the crowd's model table).
     pub models: [CullModelGpu; crate::crowd::scene::MAX_SCENE_MODELS],
 }
-const _: () = assert!(std::mem::size_of::<CullUniform>() == 288 + 80 * 8);
+const _: () = assert!(std::mem::size_of::<CullUniform>() == 288 + 96 * 8);
 
 /// The six planes of `view_proj` (clip space with depth 0..1, the renderer's convention), normalized.
 pub fn frustum_planes(view_proj: Mat4) -> [Vec4; 6] {
@@ -274,6 +274,7 @@ impl CullUniform {
         let levels = level_error.len().clamp(1, MAX_LEVELS) as u32;
         let model = CullModel {
             sphere,
+            half: Vec3::splat(sphere.1),
             level_error,
             nearest_error,
             far_level,
@@ -347,6 +348,7 @@ impl CullUniform {
                 impostor_region: m.impostor_region,
                 hidden: m.hidden as u32,
                 _pad: [0; 1],
+                half: m.half.extend(0.0).to_array(),
             };
         }
         Self {

@@ -35,8 +35,11 @@ pub struct CullModelGpu {
     /// compare a scene with each model alone).
     pub hidden: u32,
     pub _pad: [u32; 1],
+    /// Model-space half size of the box of every baked frame around the
+    /// sphere's centre (xyz): occlusion culling tests a mesh by it.
+    pub half: [f32; 4],
 }
-const _: () = assert!(std::mem::size_of::<CullModelGpu>() == 80);
+const _: () = assert!(std::mem::size_of::<CullModelGpu>() == 96);
 
 impl CullModelGpu {
     /// Mesh level `l`'s animated error.
@@ -60,6 +63,8 @@ impl CullModelGpu {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CullModel<'a> {
     pub sphere: (Vec3, f32),
+    /// The box's half size around the sphere's centre.
+    pub half: Vec3,
     /// The animated error of each mesh level the view may use.
     pub level_error: &'a [f32],
     pub nearest_error: f32,

@@ -7,14 +7,16 @@
 //! pyramid's reduction (shaders/pyramid.wgsl) and of the phase-2 test
 //! (`occluded` in shaders/occlusion.wgsl).
 //!
-//! The test: the bounding sphere (every baked frame of every clip) is
-//! boxed in view space, the box's eight corners projected to a screen
-//! rectangle, and the rectangle looked up at the mip where it spans at
-//! most 2×2 texels; the instance is occluded when the sphere's nearest
-//! depth is behind the farthest depth of those texels.
+//! The test: a mesh's box (the model's box of every baked frame of every
+//! clip, placed) has its eight corners projected to a screen rectangle (an
+//! impostor's bounding sphere is boxed in view space first: its atlas view
+//! may reach past the box, never past the sphere), widened by a pixel on
+//! every side, and the rectangle looked up at the mip where it spans at
+//! most 2×2 texels; the instance is occluded when the nearest depth of its
+//! bounds is behind the farthest depth of those texels.
 
 use bytemuck::{Pod, Zeroable};
-use glam::{Mat4, Vec3, Vec4};
+use glam::{Mat4, Vec2, Vec3, Vec4};
 
 /// The most pyramid mips (a 65,536-texel side needs 17).
 pub const MAX_MIPS: usize = 16;
@@ -30,9 +32,11 @@ pub const PHASE_LATE: u32 = 2;
 pub const PHASE_LATE_UNTESTED: u32 = 3;
 
 /// Words of the occlusion state after the history (the survivors' count),
-/// and per listed survivor (sphere, entry): shaders/occlusion.wgsl.
+/// and per listed survivor (its screen rectangle's two corners, its
+/// nearest depth with whether phase 1 drew it, its entry):
+/// shaders/occlusion.wgsl.
 pub const SURVIVORS_HEADER: u32 = 4;
-pub const SURVIVOR_WORDS: u32 = 5;
+pub const SURVIVOR_WORDS: u32 = 4;
 
 /// Words after the regions' arguments: the occluded count (phase 2), the
 /// survivors listed and phase 2's dispatch (phase 1), and a light view's
@@ -191,9 +195,9 @@ impl OcclusionUniform {
         self.offsets[mip / 4][mip % 4]
     }
 
-    /// The twin of `sphere_rect` in shaders/occlusion.wgsl: `None` when the
-    /// sphere reaches the near plane or leaves the viewport (it is never
-    /// occluded then).
+    /// The twin of `sphere_rect` in shaders/occlusion.wgsl: the cube
+    /// around the sphere in view space, projected; `None` when it reaches
+    /// the near plane or leaves the viewport (never occluded then).
     pub fn sphere_rect(&self, centre: Vec3, radius: f32) -> Option<ScreenRect> {
         let view = Mat4::from_cols_array_2d(&self.view);
         let proj = Mat4::from_cols_array_2d(&self.proj);
@@ -202,8 +206,8 @@ impl OcclusionUniform {
         if near.w <= 1e-5 {
             return None;
         }
-        let mut lo = glam::Vec2::splat(f32::MAX);
-        let mut hi = glam::Vec2::splat(f32::MIN);
+        let mut lo = Vec2::splat(f32::MAX);
+        let mut hi = Vec2::splat(f32::MIN);
         for k in 0..8 {
             let corner = Vec4::new(
                 c.x + if k & 1 == 0 { -radius } else { radius },
@@ -215,16 +219,46 @@ impl OcclusionUniform {
             if clip.w <= 1e-5 {
                 return None;
             }
-            let ndc = glam::Vec2::new(clip.x, clip.y) / clip.w;
+            let ndc = Vec2::new(clip.x, clip.y) / clip.w;
             lo = lo.min(ndc);
             hi = hi.max(ndc);
         }
+        self.screen_rect(lo, hi, near.z / near.w)
+    }
+
+    /// The twin of `box_rect` in shaders/occlusion.wgsl: the box of world
+    /// `centre` and half-axes `axes`, its corners projected, with the
+    /// nearest corner's depth (the box's nearest point is a corner).
+    pub fn box_rect(&self, centre: Vec3, axes: [Vec3; 3]) -> Option<ScreenRect> {
+        let vp = Mat4::from_cols_array_2d(&self.proj) * Mat4::from_cols_array_2d(&self.view);
+        let c = vp * centre.extend(1.0);
+        let a = axes.map(|v| vp * v.extend(0.0));
+        let mut lo = Vec2::splat(f32::MAX);
+        let mut hi = Vec2::splat(f32::MIN);
+        let mut depth = f32::MAX;
+        for k in 0..8 {
+            let pick = |bit: usize, v: Vec4| if k & bit == 0 { -v } else { v };
+            let clip = c + pick(1, a[0]) + pick(2, a[1]) + pick(4, a[2]);
+            if clip.w <= 1e-5 {
+                return None;
+            }
+            let ndc = clip.truncate() / clip.w;
+            lo = lo.min(ndc.truncate());
+            hi = hi.max(ndc.truncate());
+            depth = depth.min(ndc.z);
+        }
+        self.screen_rect(lo, hi, depth)
+    }
+
+    /// The pixels (inclusive) of an NDC rectangle, a pixel wider on every
+    /// side (the camera is not jittered; TAA's depth is, by under a pixel).
+    fn screen_rect(&self, lo: Vec2, hi: Vec2, depth: f32) -> Option<ScreenRect> {
         let [vx, vy, vw, vh] = self.viewport;
         // NDC y up, pixels down.
-        let x0 = vx + (lo.x * 0.5 + 0.5) * vw;
-        let x1 = vx + (hi.x * 0.5 + 0.5) * vw;
-        let y0 = vy + (0.5 - hi.y * 0.5) * vh;
-        let y1 = vy + (0.5 - lo.y * 0.5) * vh;
+        let x0 = vx + (lo.x * 0.5 + 0.5) * vw - 1.0;
+        let x1 = vx + (hi.x * 0.5 + 0.5) * vw + 1.0;
+        let y0 = vy + (0.5 - hi.y * 0.5) * vh - 1.0;
+        let y1 = vy + (0.5 - lo.y * 0.5) * vh + 1.0;
         let (w, h) = (self.size[0] as f32, self.size[1] as f32);
         if x1 < 0.0 || y1 < 0.0 || x0 >= w || y0 >= h {
             return None;
@@ -233,7 +267,7 @@ impl OcclusionUniform {
         Some(ScreenRect {
             min: [px(x0, w), px(y0, h)],
             max: [px(x1, w), px(y1, h)],
-            depth: near.z / near.w,
+            depth,
         })
     }
 
@@ -247,10 +281,11 @@ impl OcclusionUniform {
         m
     }
 
-    /// The twin of `occluded` in shaders/occlusion.wgsl: the sphere is
-    /// wholly behind the pyramid's farthest depth over its rectangle.
-    pub fn occluded(&self, pyramid: &Pyramid, centre: Vec3, radius: f32) -> bool {
-        let Some(rect) = self.sphere_rect(centre, radius) else {
+    /// The twin of `occluded` in shaders/occlusion.wgsl: the rectangle's
+    /// nearest depth is behind the pyramid's farthest over it (`None`, no
+    /// rectangle: never occluded).
+    pub fn occluded(&self, pyramid: &Pyramid, rect: Option<ScreenRect>) -> bool {
+        let Some(rect) = rect else {
             return false;
         };
         let m = self.mip_for(&rect);
@@ -298,24 +333,93 @@ mod tests {
         assert_eq!(p.mips.last().unwrap(), &vec![0.9]);
     }
 
-    #[test]
-    fn a_sphere_behind_a_wall_is_occluded_and_one_in_front_is_not() {
+    fn camera() -> (OcclusionUniform, Mat4) {
         let view = glam::camera::rh::view::look_at_mat4(Vec3::ZERO, -Vec3::Z, Vec3::Y);
         let proj = glam::camera::rh::proj::directx::perspective(1.0, 1.0, 0.1, 100.0);
         let u = OcclusionUniform::new(view, proj, [0.0, 0.0, 64.0, 64.0], (64, 64), PHASE_LATE);
-        // A wall at distance 10 over the whole view.
+        (u, proj)
+    }
+
+    /// A wall at distance 10 over the whole 64 × 64 view, but for the
+    /// pixels `holes` (x, y), where nothing was drawn.
+    fn wall(proj: Mat4, holes: &[(usize, usize)]) -> Pyramid {
         let wall = proj.project_point3(Vec3::new(0.0, 0.0, -10.0)).z;
-        let p = Pyramid::reduce(&vec![wall; 64 * 64], 64, 64, 1);
-        assert!(u.occluded(&p, Vec3::new(0.0, 0.0, -20.0), 1.0));
-        assert!(!u.occluded(&p, Vec3::new(0.0, 0.0, -5.0), 1.0));
-        // Straddling the wall: not occluded.
-        assert!(!u.occluded(&p, Vec3::new(0.0, 0.0, -10.5), 1.0));
-        // Reaching the near plane: never occluded.
-        assert!(u.sphere_rect(Vec3::new(0.0, 0.0, -0.5), 1.0).is_none());
-        // A hole in the wall where the sphere is: not occluded.
         let mut depth = vec![wall; 64 * 64];
-        depth[32 * 64 + 32] = 1.0;
-        let p = Pyramid::reduce(&depth, 64, 64, 1);
-        assert!(!u.occluded(&p, Vec3::new(0.0, 0.0, -20.0), 1.0));
+        for &(x, y) in holes {
+            depth[y * 64 + x] = 1.0;
+        }
+        Pyramid::reduce(&depth, 64, 64, 1)
+    }
+
+    #[test]
+    fn a_sphere_behind_a_wall_is_occluded_and_one_in_front_is_not() {
+        let (u, proj) = camera();
+        let p = wall(proj, &[]);
+        let sphere = |z: f32| u.sphere_rect(Vec3::new(0.0, 0.0, z), 1.0);
+        assert!(u.occluded(&p, sphere(-20.0)));
+        assert!(!u.occluded(&p, sphere(-5.0)));
+        // Straddling the wall: not occluded.
+        assert!(!u.occluded(&p, sphere(-10.5)));
+        // Reaching the near plane: never occluded.
+        assert!(sphere(-0.5).is_none());
+        // A hole in the wall where the sphere is: not occluded.
+        assert!(!u.occluded(&wall(proj, &[(32, 32)]), sphere(-20.0)));
+        // A hole a pixel past the sphere's rectangle still counts (the
+        // rectangle is a pixel wider on every side).
+        let r = sphere(-20.0).unwrap();
+        let beside = (r.max[0] as usize, 32);
+        assert!(!u.occluded(&wall(proj, &[beside]), sphere(-20.0)));
+    }
+
+    #[test]
+    fn a_box_is_tighter_than_its_sphere_and_as_safe() {
+        let (u, proj) = camera();
+        // Tall and thin, 20 away: a fraction of its sphere's rectangle, so
+        // it is looked up at a finer mip, whose texels miss a hole at
+        // column 56 that the sphere's coarser texels cover.
+        let upright = [
+            Vec3::new(0.3, 0.0, 0.0),
+            Vec3::new(0.0, 2.0, 0.0),
+            Vec3::new(0.0, 0.0, 3.0),
+        ];
+        let centre = Vec3::new(0.0, 0.0, -20.0);
+        let radius = upright
+            .iter()
+            .map(|a| a.length_squared())
+            .sum::<f32>()
+            .sqrt();
+        let boxed = u.box_rect(centre, upright).unwrap();
+        let sphere = u.sphere_rect(centre, radius).unwrap();
+        let width = |r: &ScreenRect| r.max[0] - r.min[0] + 1;
+        let height = |r: &ScreenRect| r.max[1] - r.min[1] + 1;
+        assert!(
+            width(&boxed) <= 6 && width(&sphere) >= 25,
+            "{boxed:?} {sphere:?}"
+        );
+        assert!(height(&boxed) < height(&sphere));
+        assert!(u.mip_for(&boxed) < u.mip_for(&sphere));
+        let holed = wall(proj, &[(56, 32)]);
+        assert!(u.occluded(&holed, Some(boxed)));
+        assert!(!u.occluded(&holed, Some(sphere)));
+        // Its nearest corner decides, not its centre: 11 away, reaching 3
+        // towards the camera, it is in front of the wall at 10.
+        let p = wall(proj, &[]);
+        assert!(!u.occluded(&p, u.box_rect(Vec3::new(0.0, 0.0, -11.0), upright)));
+        assert!(u.occluded(&p, u.box_rect(Vec3::new(0.0, 0.0, -13.5), upright)));
+        // Turned an eighth round the vertical: the long axis reaches
+        // across the view.
+        let (c, s) = (
+            std::f32::consts::FRAC_1_SQRT_2,
+            std::f32::consts::FRAC_1_SQRT_2,
+        );
+        let turned = [
+            Vec3::new(0.3 * c, 0.0, -0.3 * s),
+            Vec3::new(0.0, 2.0, 0.0),
+            Vec3::new(3.0 * s, 0.0, 3.0 * c),
+        ];
+        let wide = u.box_rect(centre, turned).unwrap();
+        assert!(width(&wide) > 2 * width(&boxed), "{wide:?} {boxed:?}");
+        // Reaching behind the camera: never occluded.
+        assert!(u.box_rect(Vec3::new(0.0, 0.0, -2.0), upright).is_none());
     }
 }

@@ -22,9 +22,26 @@ impl Placement {
     /// Model space to world space for an instance of `scale`, as
     /// `finish_vertex` does.
     pub fn to_world(&self, p: Vec3, scale: f32) -> Vec3 {
+        let [right, up, forward] = self.basis();
+        self.origin + right * (p.x * scale) + up * (p.y * scale) + forward * (p.z * scale)
+    }
+
+    /// The model's axes in the world: right, up, forward
+    /// (`placement_basis`).
+    pub fn basis(&self) -> [Vec3; 3] {
         let right = self.up.cross(self.forward).normalize();
-        let up = self.forward.cross(right);
-        self.origin + right * (p.x * scale) + up * (p.y * scale) + self.forward * (p.z * scale)
+        [right, self.forward.cross(right), self.forward]
+    }
+
+    /// The half-axes in the world of a model-space box of half size `half`
+    /// on an instance of `scale` (those `occlusion_keep` gives `box_rect`).
+    pub fn box_axes(&self, half: Vec3, scale: f32) -> [Vec3; 3] {
+        let [right, up, forward] = self.basis();
+        [
+            right * (half.x * scale),
+            up * (half.y * scale),
+            forward * (half.z * scale),
+        ]
     }
 }
 

@@ -250,7 +250,7 @@ impl Renderer {
             .iter()
             .zip(&geometry.meshes)
             .map(|(m, mesh)| CullSource {
-                sphere: m.loaded.vat.pose_sphere(),
+                bounds: m.loaded.vat.pose_bounds(),
                 levels: geometry.regions[mesh.first_region as usize..][..mesh.levels as usize]
                     .iter()
                     .zip(&m.loaded.lod.levels)

@@ -190,7 +190,7 @@ impl Renderer {
             device,
             &frame_layout,
             &techniques::clip_buffer(device, "cull clip table", &clip_table),
-            vat.pose_sphere(),
+            vat.pose_bounds(),
             &lod,
         );
         let technique = TechniqueKind::default().build(&BuildContext {

@@ -98,6 +98,27 @@ pub struct ErrorReport {
     pub diagonal: f32,
 }
 
+/// The model-space bounds every pose of every instance fits in
+/// ([`Vat::pose_bounds`]): the sphere the cull pass tests, and the box
+/// around the sphere's centre occlusion culling tests a mesh by.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PoseBounds {
+    /// Centre and radius.
+    pub sphere: (glam::Vec3, f32),
+    /// The box's half size on each axis, around the sphere's centre.
+    pub half: glam::Vec3,
+}
+
+impl PoseBounds {
+    /// A sphere alone: the box is the cube around it.
+    pub fn sphere(centre: glam::Vec3, radius: f32) -> Self {
+        Self {
+            sphere: (centre, radius),
+            half: glam::Vec3::splat(radius),
+        }
+    }
+}
+
 /// A baked VAT: the exact texels the renderer uploads, and their table.
 #[derive(Clone, Debug)]
 pub struct Vat {
@@ -172,6 +193,19 @@ impl Vat {
     pub fn pose_sphere(&self) -> (glam::Vec3, f32) {
         let (centre, radius) = self.bounds.sphere();
         (centre, radius + self.report.interpolation.max(0.0))
+    }
+
+    /// [`Self::pose_sphere`] with the box it is made from: the bounds over
+    /// every frame of every clip, widened on every side by the bake's
+    /// interpolation and quantization errors (exact skinning between two
+    /// baked frames, and the exact poses the stored ones round, stay
+    /// inside too).
+    pub fn pose_bounds(&self) -> PoseBounds {
+        let margin = self.report.interpolation.max(0.0) + self.report.quantization.max(0.0);
+        PoseBounds {
+            sphere: self.pose_sphere(),
+            half: self.bounds.size() * 0.5 + glam::Vec3::splat(margin),
+        }
     }
 
     /// Index of the clip with this name.

@@ -307,15 +307,16 @@ pub fn position_normal_pairs(results: &[[f32; 4]]) -> Vec<(glam::Vec3, glam::Vec
 }
 
 /// Where the CPU places instance `i` of the last frame drawn (crowd seed
-/// `seed`): its bounding sphere in the world (centre, radius) and its
-/// scale, from the cull pass's model-space sphere `sphere`.
-pub fn world_sphere(
+/// `seed`), with the instance.
+pub fn placed(
     renderer: &stampede::render::Renderer,
     loaded: &stampede::crowd::setup::Loaded,
-    sphere: [f32; 4],
     seed: u64,
     i: u32,
-) -> (glam::Vec3, f32, f32) {
+) -> (
+    stampede::crowd::placement::Placement,
+    stampede::crowd::Instance,
+) {
     let frame = renderer.last_frame.expect("a frame was drawn");
     let inst = stampede::crowd::generate(seed, i);
     let p = stampede::crowd::placement::instance_placement(
@@ -327,6 +328,20 @@ pub fn world_sphere(
         renderer.behaviour().view(),
     )
     .expect("instances are placed on the CPU");
+    (p, inst)
+}
+
+/// Where the CPU places instance `i` of the last frame drawn (crowd seed
+/// `seed`): its bounding sphere in the world (centre, radius) and its
+/// scale, from the cull pass's model-space sphere `sphere`.
+pub fn world_sphere(
+    renderer: &stampede::render::Renderer,
+    loaded: &stampede::crowd::setup::Loaded,
+    sphere: [f32; 4],
+    seed: u64,
+    i: u32,
+) -> (glam::Vec3, f32, f32) {
+    let (p, inst) = placed(renderer, loaded, seed, i);
     let centre = p.to_world(glam::Vec3::from_slice(&sphere[..3]), inst.scale);
     (centre, sphere[3] * inst.scale, inst.scale)
 }

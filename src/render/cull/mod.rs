@@ -32,6 +32,7 @@ use super::techniques::{ARGS_WORDS, CrowdGroup, FrameContext};
 use crate::crowd::cull::{CullSettings, CullUniform, CullView, MAX_LEVELS};
 use crate::gpu::GpuError;
 use crate::lod::{LodChain, LodLevel};
+use crate::vat::PoseBounds;
 
 pub struct Culler {
     pipeline: wgpu::ComputePipeline,
@@ -43,8 +44,8 @@ pub struct Culler {
     params: wgpu::Buffer,
     lists: Option<Lists>,
     direct_group: wgpu::BindGroup,
-    /// Model-space bounding sphere of every baked frame.
-    sphere: (glam::Vec3, f32),
+    /// Model-space bounds of every baked frame.
+    bounds: PoseBounds,
     levels: Vec<LodLevel>,
     nearest_error: f32,
     /// A scene of several models: each one's sphere and levels (empty for
@@ -99,8 +100,8 @@ pub const IMPOSTOR_INDICES: u32 = 6;
 /// One model of a scene the cull pass chooses levels for.
 #[derive(Clone, Debug)]
 pub struct CullSource {
-    /// Model-space bounding sphere of every baked frame.
-    pub sphere: (glam::Vec3, f32),
+    /// Model-space bounds of every baked frame.
+    pub bounds: PoseBounds,
     /// Its mesh levels, `first_index` counted in the scene's index buffer.
     pub levels: Vec<LodLevel>,
     /// Its first vertex in the scene's vertex stream.
@@ -113,7 +114,7 @@ impl Culler {
         device: &wgpu::Device,
         frame_layout: &wgpu::BindGroupLayout,
         clip_buffer: &wgpu::Buffer,
-        sphere: (glam::Vec3, f32),
+        bounds: PoseBounds,
         chain: &LodChain,
     ) -> Self {
         let clip_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -199,7 +200,7 @@ impl Culler {
             params,
             lists: None,
             direct_group,
-            sphere,
+            bounds,
             readback: ArgsReadback::new(device, &RegionLayout::single(levels.len() as u32)),
             regions: RegionLayout::single(levels.len() as u32),
             sources: Vec::new(),
@@ -264,7 +265,7 @@ impl Culler {
 
     /// The radius of the model-space sphere every pose fits in.
     pub fn sphere_radius(&self) -> f32 {
-        self.sphere.1
+        self.bounds.sphere.1
     }
 
     /// The region impostors are appended to (after the mesh levels; a

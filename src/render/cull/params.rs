@@ -20,7 +20,8 @@ impl Culler {
         }
         let (errors, usable, far_level) = self.usable_levels(&self.levels);
         let model = CullModel {
-            sphere: self.sphere,
+            sphere: self.bounds.sphere,
+            half: self.bounds.half,
             level_error: &errors[..usable.clamp(1, MAX_LEVELS)],
             nearest_error: self.nearest_error,
             far_level,

@@ -17,7 +17,7 @@ impl Culler {
         sources: Vec<CullSource>,
     ) -> Self {
         let first = sources.first().cloned().unwrap_or(CullSource {
-            sphere: (glam::Vec3::ZERO, 1.0),
+            bounds: crate::vat::PoseBounds::sphere(glam::Vec3::ZERO, 1.0),
             levels: vec![LodLevel::default()],
             base_vertex: 0,
             nearest_error: 0.0,
@@ -27,7 +27,7 @@ impl Culler {
             nearest_frame_error: vec![first.nearest_error],
             ..Default::default()
         };
-        let mut culler = Self::new(device, frame_layout, clip_buffer, first.sphere, &chain);
+        let mut culler = Self::new(device, frame_layout, clip_buffer, first.bounds, &chain);
         let sources: Vec<CullSource> = sources
             .into_iter()
             .map(|mut s| {
@@ -65,7 +65,8 @@ impl Culler {
             .zip(&usable)
             .enumerate()
             .map(|(m, (s, (errors, levels, far_level)))| CullModel {
-                sphere: s.sphere,
+                sphere: s.bounds.sphere,
+                half: s.bounds.half,
                 level_error: &errors[..(*levels).clamp(1, MAX_LEVELS)],
                 nearest_error: s.nearest_error,
                 far_level: *far_level,
