@@ -54,17 +54,16 @@ struct ScreenRect {
     valid: bool,
 };
 
-// The pixels (inclusive) of an NDC rectangle, a pixel wider on every side
-// (this camera is not jittered, and TAA draws the depth the pyramid holds
-// up to half a pixel off), with the nearest depth.
+// The pixels (inclusive) an NDC rectangle touches, with its nearest depth
+// (the projection is the early pass's, TAA's jitter included).
 fn screen_rect(lo: vec2<f32>, hi: vec2<f32>, depth: f32) -> ScreenRect {
     var out: ScreenRect;
     out.valid = false;
     let v = occlusion.viewport;
-    let x0 = v.x + (lo.x * 0.5 + 0.5) * v.z - 1.0;
-    let x1 = v.x + (hi.x * 0.5 + 0.5) * v.z + 1.0;
-    let y0 = v.y + (0.5 - hi.y * 0.5) * v.w - 1.0;
-    let y1 = v.y + (0.5 - lo.y * 0.5) * v.w + 1.0;
+    let x0 = v.x + (lo.x * 0.5 + 0.5) * v.z;
+    let x1 = v.x + (hi.x * 0.5 + 0.5) * v.z;
+    let y0 = v.y + (0.5 - hi.y * 0.5) * v.w;
+    let y1 = v.y + (0.5 - lo.y * 0.5) * v.w;
     let size = vec2<f32>(occlusion.size);
     if x1 < 0.0 || y1 < 0.0 || x0 >= size.x || y0 >= size.y {
         return out;

@@ -13,10 +13,12 @@ mod gpu_common;
 use gpu_common as common;
 
 use stampede::crowd::cull::{CullSettings, INDEX_MASK};
+use stampede::crowd::motion::Aa;
 use stampede::crowd::setup::{Loaded, ModelChoice, load};
 use stampede::crowd::{BehaviourSettings, FrameSettings};
 use stampede::render::cull::VisibleLists;
 use stampede::render::headless::{self, Headless, RgbaImage};
+use stampede::render::targets::TargetOptions;
 use stampede::render::{Camera, RendererConfig};
 use stampede::vat::Precision;
 use std::collections::BTreeSet;
@@ -31,11 +33,27 @@ fn view(
     gpu: &std::sync::Arc<stampede::gpu::GpuContext>,
     loaded: &Loaded,
     count: u32,
-    (w, h): (u32, u32),
+    size: (u32, u32),
     behaviour: bool,
     occlusion: bool,
 ) -> Headless {
+    view_aa(gpu, loaded, count, size, behaviour, occlusion, Aa::Msaa)
+}
+
+fn view_aa(
+    gpu: &std::sync::Arc<stampede::gpu::GpuContext>,
+    loaded: &Loaded,
+    count: u32,
+    (w, h): (u32, u32),
+    behaviour: bool,
+    occlusion: bool,
+    aa: Aa,
+) -> Headless {
     let mut config = RendererConfig::for_model(loaded, w, h, count, SEED, headless::FORMAT);
+    config.targets = TargetOptions {
+        aa,
+        velocity: false,
+    };
     if behaviour {
         config.behaviour = BehaviourSettings::on();
     }
@@ -103,19 +121,21 @@ fn occlusion_culling_draws_the_same_image() {
     let Some(gpu) = common::gpu_or_skip("occlusion") else {
         return;
     };
-    // The horses once more without impostors: every horse is then a mesh,
-    // tested by its box, not its sphere.
+    // The horses once more without impostors (every horse is then a mesh,
+    // tested by its box, not its sphere), and with TAA (the picture, and
+    // the depth the pyramid holds, moved by its jitter).
     let runs = [
-        (ModelChoice::Horse, true),
-        (ModelChoice::Bird, true),
-        (ModelChoice::Horse, false),
+        (ModelChoice::Horse, true, Aa::Msaa),
+        (ModelChoice::Bird, true, Aa::Msaa),
+        (ModelChoice::Horse, false, Aa::Msaa),
+        (ModelChoice::Horse, false, Aa::Taa),
     ];
-    for (choice, impostors) in runs {
+    for (choice, impostors, aa) in runs {
         let loaded = loaded(choice.clone());
         for behaviour in [false, true] {
             let size = (192, 108);
-            let mut on = view(&gpu, &loaded, 3000, size, behaviour, true);
-            let mut off = view(&gpu, &loaded, 3000, size, behaviour, false);
+            let mut on = view_aa(&gpu, &loaded, 3000, size, behaviour, true, aa);
+            let mut off = view_aa(&gpu, &loaded, 3000, size, behaviour, false, aa);
             for v in [&mut on, &mut off] {
                 v.renderer.set_cull_settings(CullSettings {
                     impostors,
@@ -148,8 +168,8 @@ fn occlusion_culling_draws_the_same_image() {
                     occluded_any += stats.occluded;
                     let n = differing(&with, &without);
                     eprintln!(
-                        "{choice:?} impostors {impostors} behaviour {behaviour} {name} frame {frame}: \
-                         {} occluded, {} drawn, {n} pixels differ",
+                        "{choice:?} {aa:?} impostors {impostors} behaviour {behaviour} {name} frame \
+                         {frame}: {} occluded, {} drawn, {n} pixels differ",
                         stats.occluded,
                         stats.visible_total()
                     );
@@ -538,4 +558,45 @@ fn freezing_culling_freezes_what_occlusion_drew() {
     v.renderer.set_cull_settings(frozen);
     v.render(&s).expect("render");
     assert_ne!(drawn(&v), before, "thawed: the new view's");
+}
+
+/// The rectangles are projected by the matrix the early pass drew the
+/// pyramid's depth with: with TAA that is the jittered one, a different
+/// sub-pixel offset every frame (the unjittered camera would put them up
+/// to half a pixel off the pixels they are tested against).
+#[test]
+fn the_rectangles_use_the_jittered_projection_the_depth_was_drawn_with() {
+    let Some(gpu) = common::gpu_or_skip("occlusion") else {
+        return;
+    };
+    let loaded = loaded(ModelChoice::Horse);
+    let mut v = view_aa(&gpu, &loaded, 200, (96, 54), false, true, Aa::Taa);
+    let mut offsets = Vec::new();
+    for frame in 0..3 {
+        v.render(&settings(2.0 + frame as f64 * 0.05))
+            .expect("render");
+        let occ = v
+            .renderer
+            .culler()
+            .last_occlusion_uniform()
+            .expect("phase 2 ran");
+        let drawn =
+            glam::Mat4::from_cols_array_2d(&v.renderer.last_frame.expect("drawn").view_proj);
+        let tested =
+            glam::Mat4::from_cols_array_2d(&occ.proj) * glam::Mat4::from_cols_array_2d(&occ.view);
+        assert!(
+            drawn.abs_diff_eq(
+                tested,
+                1e-5 * drawn
+                    .abs()
+                    .to_cols_array()
+                    .iter()
+                    .fold(1.0, |a: f32, b| a.max(*b))
+            ),
+            "frame {frame}: drawn with {drawn}, tested with {tested}"
+        );
+        offsets.push(drawn.col(2).x);
+    }
+    offsets.dedup();
+    assert!(offsets.len() > 1, "the jitter moves: {offsets:?}");
 }

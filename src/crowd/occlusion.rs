@@ -10,8 +10,9 @@
 //! The test: a mesh's box (the model's box of every baked frame of every
 //! clip, placed) has its eight corners projected to a screen rectangle (an
 //! impostor's bounding sphere is boxed in view space first: its atlas view
-//! may reach past the box, never past the sphere), widened by a pixel on
-//! every side, and the rectangle looked up at the mip where it spans at
+//! may reach past the box, never past the sphere), by the projection the
+//! early pass drew with (TAA's jitter included), and the rectangle looked
+//! up at the mip where it spans at
 //! most 2×2 texels; the instance is occluded when the nearest depth of its
 //! bounds is behind the farthest depth of those texels.
 
@@ -250,15 +251,15 @@ impl OcclusionUniform {
         self.screen_rect(lo, hi, depth)
     }
 
-    /// The pixels (inclusive) of an NDC rectangle, a pixel wider on every
-    /// side (the camera is not jittered; TAA's depth is, by under a pixel).
+    /// The pixels (inclusive) an NDC rectangle touches, with its nearest
+    /// depth.
     fn screen_rect(&self, lo: Vec2, hi: Vec2, depth: f32) -> Option<ScreenRect> {
         let [vx, vy, vw, vh] = self.viewport;
         // NDC y up, pixels down.
-        let x0 = vx + (lo.x * 0.5 + 0.5) * vw - 1.0;
-        let x1 = vx + (hi.x * 0.5 + 0.5) * vw + 1.0;
-        let y0 = vy + (0.5 - hi.y * 0.5) * vh - 1.0;
-        let y1 = vy + (0.5 - lo.y * 0.5) * vh + 1.0;
+        let x0 = vx + (lo.x * 0.5 + 0.5) * vw;
+        let x1 = vx + (hi.x * 0.5 + 0.5) * vw;
+        let y0 = vy + (0.5 - hi.y * 0.5) * vh;
+        let y1 = vy + (0.5 - lo.y * 0.5) * vh;
         let (w, h) = (self.size[0] as f32, self.size[1] as f32);
         if x1 < 0.0 || y1 < 0.0 || x0 >= w || y0 >= h {
             return None;
@@ -364,11 +365,13 @@ mod tests {
         assert!(sphere(-0.5).is_none());
         // A hole in the wall where the sphere is: not occluded.
         assert!(!u.occluded(&wall(proj, &[(32, 32)]), sphere(-20.0)));
-        // A hole a pixel past the sphere's rectangle still counts (the
-        // rectangle is a pixel wider on every side).
+        // A hole at the rectangle's last column counts; one past the
+        // texels looked up does not.
         let r = sphere(-20.0).unwrap();
-        let beside = (r.max[0] as usize, 32);
-        assert!(!u.occluded(&wall(proj, &[beside]), sphere(-20.0)));
+        assert!(!u.occluded(&wall(proj, &[(r.max[0] as usize, 32)]), sphere(-20.0)));
+        let m = u.mip_for(&r);
+        let past = (((r.max[0] >> m) + 1) << m) as usize;
+        assert!(u.occluded(&wall(proj, &[(past, 32)]), sphere(-20.0)));
     }
 
     #[test]

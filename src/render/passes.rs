@@ -28,6 +28,8 @@ enum ScenePart {
 /// What the steps of one frame share.
 struct Frame {
     uniform: FrameUniform,
+    /// TAA's offset of this frame's picture, in pixels (zero without).
+    jitter: glam::Vec2,
     /// Instances the technique draws (after its cap).
     drawn: u32,
     upload_bytes: u64,
@@ -157,6 +159,7 @@ impl Renderer {
         }
         Ok(Frame {
             uniform,
+            jitter,
             drawn: prepared.drawn,
             upload_bytes: prepared.upload_bytes,
             // A scene's cull goes over every instance and skips those its
@@ -186,9 +189,16 @@ impl Renderer {
         let frustum = self.shadow_frustum(camera, &frame.uniform);
         self.shadows.update(&self.gpu.device, &self.frame_layout);
         let (x, w) = self.view_span();
+        // The projection the early pass draws with, jitter and all, so that
+        // the rectangles fall on the pixels the pyramid holds.
         let occlusion_camera = OcclusionCamera {
             view: camera.view(),
-            proj: camera.projection(self.aspect()),
+            proj: motion::jittered(
+                camera.projection(self.aspect()),
+                frame.jitter,
+                w,
+                self.targets.height,
+            ),
             viewport: [x as f32, 0.0, w as f32, self.targets.height as f32],
         };
         self.culler.prepare_occlusion(
