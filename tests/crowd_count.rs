@@ -16,14 +16,16 @@ fn count_changes_live() {
         return;
     };
     let model = Model::load(common::fox_path()).expect("Fox loads");
-    let vat = vat::bake(
-        &model,
-        &BakeOptions {
-            fps: 10.0,
-            ..BakeOptions::default()
-        },
-    )
-    .expect("bake");
+    let vat = std::sync::Arc::new(
+        vat::bake(
+            &model,
+            &BakeOptions {
+                fps: 10.0,
+                ..BakeOptions::default()
+            },
+        )
+        .expect("bake"),
+    );
     let config = RendererConfig {
         format: stampede::render::headless::FORMAT,
         width: 256,

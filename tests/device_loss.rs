@@ -14,11 +14,11 @@ use stampede::vat::{self, BakeOptions, Vat};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-fn model_and_vat() -> (Model, Vat) {
+fn model_and_vat() -> (Model, std::sync::Arc<Vat>) {
     let path = common::test_model_path();
     let model = Model::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let vat = vat::bake(&model, &BakeOptions::default()).expect("the test model bakes");
-    (model, vat)
+    (model, std::sync::Arc::new(vat))
 }
 
 fn config(count: u32, behaviour: bool) -> RendererConfig {
@@ -142,8 +142,10 @@ fn a_vat_beyond_the_texture_limits_is_refused() {
     let Some(gpu) = common::gpu_or_skip("device_loss") else {
         return;
     };
-    let (model, mut vat) = model_and_vat();
+    let (model, vat) = model_and_vat();
+    let mut vat = std::sync::Arc::unwrap_or_clone(vat);
     vat.layout.width = gpu.caps.max_texture_dimension_2d + 1;
+    let vat = std::sync::Arc::new(vat);
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let result = Renderer::new(gpu.clone(), &model, &vat, &config(16, false));
     assert!(

@@ -17,7 +17,9 @@ fn setup() -> Option<(Headless, String, u32, f32)> {
     let gpu = common::gpu_or_skip("render_image")?;
     let path = common::test_model_path();
     let model = Model::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let vat = vat::bake(&model, &BakeOptions::default()).expect("the test model bakes");
+    let vat = std::sync::Arc::new(
+        vat::bake(&model, &BakeOptions::default()).expect("the test model bakes"),
+    );
     let clip = stampede::crowd::setup::default_clip(&vat) as usize;
     let speeds: Vec<f32> = (0..vat.clips.len())
         .map(|c| stampede::crowd::setup::estimate_ground_speed(&vat, c))

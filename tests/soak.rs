@@ -43,14 +43,16 @@ fn memory_stays_flat_over_many_frames() {
     let info = gpu.adapter.get_info();
     eprintln!("soak on {} ({:?})", info.name, info.backend);
     let model = stampede::assets::load_model("horse").expect("the horse loads");
-    let vat = vat::bake(
-        &model,
-        &BakeOptions {
-            fps: 15.0,
-            ..BakeOptions::default()
-        },
-    )
-    .expect("the horse bakes");
+    let vat = std::sync::Arc::new(
+        vat::bake(
+            &model,
+            &BakeOptions {
+                fps: 15.0,
+                ..BakeOptions::default()
+            },
+        )
+        .expect("the horse bakes"),
+    );
     let speeds: Vec<f32> = (0..vat.clips.len())
         .map(|c| stampede::crowd::setup::estimate_ground_speed(&vat, c))
         .collect();

@@ -249,6 +249,7 @@ fn the_web_page_plays_the_export_as_stampede_draws_it() {
     )
     .expect("bake");
     assert!(narrow.layout.rows_per_frame > 1);
+    let narrow = std::sync::Arc::new(narrow);
     let (model, vat) = (&loaded.model, &narrow);
 
     // The export the page reads, as `stampede bake` writes it.

@@ -91,7 +91,7 @@ impl Headless {
     pub fn new(
         gpu: Arc<GpuContext>,
         model: &Model,
-        vat: &Vat,
+        vat: &Arc<Vat>,
         config: &RendererConfig,
     ) -> Result<Self, RenderError> {
         let config = RendererConfig {
@@ -184,7 +184,7 @@ impl Headless {
 pub fn render_rgba(
     gpu: Arc<GpuContext>,
     model: &Model,
-    vat: &Vat,
+    vat: &Arc<Vat>,
     config: &RendererConfig,
     settings: &FrameSettings,
 ) -> Result<RgbaImage, HeadlessError> {
@@ -195,7 +195,7 @@ pub fn render_rgba(
 pub fn render_png(
     gpu: Arc<GpuContext>,
     model: &Model,
-    vat: &Vat,
+    vat: &Arc<Vat>,
     config: &RendererConfig,
     settings: &FrameSettings,
     path: &Path,

@@ -120,10 +120,13 @@ pub struct Renderer {
 }
 
 impl Renderer {
+    /// A renderer of `model`'s crowd, drawn from `vat`, which it shares
+    /// (the CPU texels are kept for building techniques later: a technique
+    /// switch or a device rebuild).
     pub fn new(
         gpu: Arc<GpuContext>,
         model: &Model,
-        vat: &Vat,
+        vat: &Arc<Vat>,
         config: &RendererConfig,
     ) -> Result<Self, RenderError> {
         let caps = gpu.caps;
@@ -181,7 +184,7 @@ impl Renderer {
             caps.max_storage_buffer_binding_size,
         )?;
         let model_cpu = Arc::new(model.clone());
-        let vat = Arc::new(vat.clone());
+        let vat = vat.clone();
         let clip_table = clip_table(&vat, &config.ground_speeds);
         let members = vec![techniques::members::Member::single(
             &model_cpu, &vat.clips, &lod,
