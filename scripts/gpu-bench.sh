@@ -9,7 +9,8 @@
 #      field off (--compare-far-field), then culling, LOD and shadows off;
 #   2. every technique at 10,000 horses (the defaults);
 #   3. the far field at 10,000 and 100,000 (with and without it), occlusion
-#      culling on and off at 30,000 and 1,000,000 (two views), TAA against
+#      culling on and off at 30,000 and 1,000,000 (two views, the second
+#      also without impostors), TAA against
 #      MSAA, none and the velocity target alone (10,000 and 100,000), then VAT
 #      against the skinning techniques (compute skinning among them),
 #      shadows off and on;
@@ -107,10 +108,12 @@ step techniques-10k 60 --counts 10000 "${herd[@]}"
 step far-field 60 --techniques vat,static --counts 10000,100000 "${herd[@]}" --compare-far-field
 # 3a. Occlusion culling on and off (its default is off from lavapipe's
 # figures; a real GPU may decide otherwise): the herd's view and one inside
-# the herd at eye level.
+# the herd at eye level, there also without impostors (where it pays most).
 step occlusion-herd 30 --techniques vat --counts 30000,1000000 "${herd[@]}" --compare-occlusion
 step occlusion-eye 30 --techniques vat --counts 30000,1000000 "${herd[@]}" --compare-occlusion \
     --camera 90,1,4
+step occlusion-eye-noimp 30 --techniques vat --counts 30000,1000000 "${herd[@]}" --compare-occlusion \
+    --camera 90,1,4 --impostors off
 # 3a'. TAA against 4x MSAA, no anti-aliasing and the velocity target alone
 # (MSAA is the default from lavapipe's figures).
 step aa 30 --techniques vat,skinning --counts 10000,100000 "${herd[@]}" --aa taa --compare-aa
