@@ -200,7 +200,8 @@ fn occlusion_keep(i: u32, bits: u32, model: CullModel, centre: vec3<f32>, radius
     let at = occlusion.capacity + SURVIVORS_HEADER + slot * SURVIVOR_WORDS;
     state[at] = r.lo.x | (r.lo.y << 16u);
     state[at + 1u] = r.hi.x | (r.hi.y << 16u);
-    state[at + 2u] = bitcast<u32>(max(r.depth, 0.0)) | select(0u, DRAWN_BIT, drawn);
+    // Never negative (not even -0.0): the sign bit is DRAWN_BIT.
+    state[at + 2u] = (bitcast<u32>(max(r.depth, 0.0)) & ~DRAWN_BIT) | select(0u, DRAWN_BIT, drawn);
     state[at + 3u] = i | bits;
     return drawn;
 }

@@ -294,10 +294,10 @@ fn exact_poses_between_frames_stay_in_the_pose_box() {
         "QuaterniusDeer.gltf",
         "RiggedSimple.glb",
     ] {
-        let Some(path) = common::shared_model(name) else {
-            return;
-        };
-        models.push(Model::load(path).unwrap());
+        // Missing (outside CI): our own models are still checked.
+        if let Some(path) = common::shared_model(name) {
+            models.push(Model::load(path).unwrap());
+        }
     }
     for model in &models {
         for precision in [Precision::F16, Precision::Packed] {

@@ -422,7 +422,17 @@ fn occlusion_culling_hides_each_model_by_its_own_box() {
                 regions,
                 &off.renderer.culler().read_lists(&gpu).expect("read back"),
             );
-            let hidden: Vec<u32> = (0..2).map(|m| all[m] - early[m] - late[m]).collect();
+            let hidden: Vec<u32> = (0..2)
+                .map(|m| {
+                    all[m].checked_sub(early[m] + late[m]).unwrap_or_else(|| {
+                        panic!(
+                            "view {v} frame {frame}: model {m} drawn {} + {} times with \
+                             occlusion culling, {} in view without",
+                            early[m], late[m], all[m]
+                        )
+                    })
+                })
+                .collect();
             eprintln!(
                 "view {v} frame {frame}: hidden {hidden:?} of {all:?}, {differ} pixels differ"
             );

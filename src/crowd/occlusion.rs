@@ -12,9 +12,9 @@
 //! impostor's bounding sphere is boxed in view space first: its atlas view
 //! may reach past the box, never past the sphere), by the projection the
 //! early pass drew with (TAA's jitter included), and the rectangle looked
-//! up at the mip where it spans at
-//! most 2×2 texels; the instance is occluded when the nearest depth of its
-//! bounds is behind the farthest depth of those texels.
+//! up at the mip where it spans at most 2×2 texels; the instance is
+//! occluded when the nearest depth of its bounds is behind the farthest
+//! depth of those texels.
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec2, Vec3, Vec4};
@@ -162,8 +162,10 @@ impl Default for OcclusionUniform {
     }
 }
 
-/// A sphere's footprint on screen: its pixel rectangle (inclusive) and
-/// its nearest depth.
+/// The footprint on screen of an instance's bounds (a mesh's box, an
+/// impostor's sphere): its pixel rectangle (inclusive) and its nearest
+/// depth. Pixel coordinates are below 65,536 (phase 1 packs them in 16
+/// bits; no adapter's texture is that large).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ScreenRect {
     pub min: [u32; 2],
@@ -375,7 +377,7 @@ mod tests {
     }
 
     #[test]
-    fn a_box_is_tighter_than_its_sphere_and_as_safe() {
+    fn a_box_is_tighter_than_its_sphere_and_its_nearest_corner_decides() {
         let (u, proj) = camera();
         // Tall and thin, 20 away: a fraction of its sphere's rectangle, so
         // it is looked up at a finer mip, whose texels miss a hole at

@@ -20,6 +20,21 @@ pub const MAX_ATLAS_BYTES: u64 = 48 << 20;
 /// Bytes of one atlas texel: RGBA8 colour and RGBA8 normal and depth.
 pub const TEXEL_BYTES: u64 = 8;
 
+/// The most elevations (rows of cells) an atlas has: the impostor shader's
+/// `AtlasParams` holds that many.
+pub const MAX_ELEVATIONS: usize = 8;
+
+/// An atlas's elevations, radians, from `degrees`: each clamped to ±90°,
+/// the first [`MAX_ELEVATIONS`] only (a layer's rows, and where the shader
+/// looks its cells up, must be the same rows).
+pub fn view_elevations(degrees: &[f32]) -> Vec<f32> {
+    degrees
+        .iter()
+        .take(MAX_ELEVATIONS)
+        .map(|d| d.clamp(-90.0, 90.0).to_radians())
+        .collect()
+}
+
 /// How an atlas is laid out.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ImpostorOptions {
@@ -125,14 +140,11 @@ impl AtlasLayout {
     /// The layout for `vat` (its clips, its sphere `centre`, `radius`), for
     /// a flyer or a model on the ground, within the options' memory cap.
     pub fn plan(vat: &Vat, centre: Vec3, radius: f32, flies: bool, o: &ImpostorOptions) -> Self {
-        let elevations: Vec<f32> = if flies {
+        let elevations = view_elevations(if flies {
             &o.air_elevations
         } else {
             &o.ground_elevations
-        }
-        .iter()
-        .map(|d| d.clamp(-90.0, 90.0).to_radians())
-        .collect();
+        });
         let mut cell = o.cell.clamp(4, 256).next_power_of_two();
         let mut max_frames = o.max_frames.max(1);
         loop {
@@ -439,6 +451,15 @@ mod tests {
         assert_eq!(c.frame_at(-1.0), 0);
         assert_eq!(l.layer_at(1, 1.0), 8);
         assert_eq!(l.layer_at(9, 1.0), 0);
+    }
+
+    #[test]
+    fn at_most_eight_elevations_clamped_to_the_poles() {
+        let many: Vec<f32> = (0..11).map(|k| -100.0 + 20.0 * k as f32).collect();
+        let e = view_elevations(&many);
+        assert_eq!(e.len(), MAX_ELEVATIONS);
+        assert_eq!(e[0], (-90.0f32).to_radians());
+        assert_eq!(e[7], 40.0f32.to_radians());
     }
 
     #[test]

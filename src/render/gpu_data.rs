@@ -140,7 +140,7 @@ impl AtlasParamsGpu {
             sphere: layout.centre.extend(layout.radius).to_array(),
             cell: layout.cell,
             yaws: layout.yaws,
-            rows: layout.elevations.len().min(8) as u32,
+            rows: layout.elevations.len().min(crate::impostor::MAX_ELEVATIONS) as u32,
             layers: layout.layers,
             extent: layout.extent(),
             first_layer: 0,

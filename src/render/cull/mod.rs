@@ -48,7 +48,7 @@ pub struct Culler {
     bounds: PoseBounds,
     levels: Vec<LodLevel>,
     nearest_error: f32,
-    /// A scene of several models: each one's sphere and levels (empty for
+    /// A scene of several models: each one's bounds and levels (empty for
     /// one model, whose are the fields above).
     sources: Vec<CullSource>,
     /// The visible list's regions.

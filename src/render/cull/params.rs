@@ -1,4 +1,4 @@
-//! The cull pass's parameters for a view: one model's sphere and usable
+//! The cull pass's parameters for a view: one model's bounds and usable
 //! levels (a scene's are in `scene.rs`), and where its counters are.
 
 use super::Culler;

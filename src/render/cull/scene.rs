@@ -1,5 +1,5 @@
 //! The cull pass over a scene of several models: one dispatch over every
-//! instance, each model with its own sphere and levels, each (model,
+//! instance, each model with its own bounds and levels, each (model,
 //! level) its own region of the visible list (`RegionLayout`), all mesh
 //! regions drawn by one multi-draw.
 
