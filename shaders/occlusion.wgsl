@@ -15,6 +15,8 @@
 struct OcclusionParams {
     view: mat4x4<f32>,
     proj: mat4x4<f32>,
+    // proj × view, once for every box phase 1 projects.
+    view_proj: mat4x4<f32>,
     // The drawn viewport in the depth's pixels: x, y, width, height.
     viewport: vec4<f32>,
     // The pyramid's mip 0 (the depth's size).
@@ -112,7 +114,7 @@ fn sphere_rect(centre: vec3<f32>, radius: f32) -> ScreenRect {
 fn box_rect(centre: vec3<f32>, axes: mat3x3<f32>) -> ScreenRect {
     var out: ScreenRect;
     out.valid = false;
-    let vp = occlusion.proj * occlusion.view;
+    let vp = occlusion.view_proj;
     let c = vp * vec4<f32>(centre, 1.0);
     let a0 = vp * vec4<f32>(axes[0], 0.0);
     let a1 = vp * vec4<f32>(axes[1], 0.0);

@@ -290,6 +290,7 @@ fn rust_mirrors_match_their_wgsl_structs() {
         &rust_layout!(OcclusionUniform {
             view,
             proj,
+            view_proj,
             viewport,
             size,
             mips,

@@ -582,19 +582,22 @@ fn the_rectangles_use_the_jittered_projection_the_depth_was_drawn_with() {
             .expect("phase 2 ran");
         let drawn =
             glam::Mat4::from_cols_array_2d(&v.renderer.last_frame.expect("drawn").view_proj);
-        let tested =
+        // Spheres are projected by `proj` after `view`, boxes by
+        // `view_proj`: both must be the drawn matrix.
+        let spheres =
             glam::Mat4::from_cols_array_2d(&occ.proj) * glam::Mat4::from_cols_array_2d(&occ.view);
-        assert!(
-            drawn.abs_diff_eq(
-                tested,
-                1e-5 * drawn
-                    .abs()
-                    .to_cols_array()
-                    .iter()
-                    .fold(1.0, |a: f32, b| a.max(*b))
-            ),
-            "frame {frame}: drawn with {drawn}, tested with {tested}"
-        );
+        let boxes = glam::Mat4::from_cols_array_2d(&occ.view_proj);
+        let scale = drawn
+            .abs()
+            .to_cols_array()
+            .iter()
+            .fold(1.0, |a: f32, b| a.max(*b));
+        for tested in [spheres, boxes] {
+            assert!(
+                drawn.abs_diff_eq(tested, 1e-5 * scale),
+                "frame {frame}: drawn with {drawn}, tested with {tested}"
+            );
+        }
         offsets.push(drawn.col(2).x);
     }
     offsets.dedup();

@@ -141,6 +141,8 @@ impl Pyramid {
 pub struct OcclusionUniform {
     pub view: [[f32; 4]; 4],
     pub proj: [[f32; 4]; 4],
+    /// `proj × view`, once for every box phase 1 projects.
+    pub view_proj: [[f32; 4]; 4],
     /// The drawn viewport in the depth's pixels: x, y, width, height.
     pub viewport: [f32; 4],
     /// The pyramid's mip 0 (the depth's size).
@@ -182,6 +184,7 @@ impl OcclusionUniform {
         let mut u = Self {
             view: view.to_cols_array_2d(),
             proj: proj.to_cols_array_2d(),
+            view_proj: (proj * view).to_cols_array_2d(),
             viewport,
             size: [size.0.max(1), size.1.max(1)],
             mips: sizes.len() as u32,
@@ -233,7 +236,7 @@ impl OcclusionUniform {
     /// `centre` and half-axes `axes`, its corners projected, with the
     /// nearest corner's depth (the box's nearest point is a corner).
     pub fn box_rect(&self, centre: Vec3, axes: [Vec3; 3]) -> Option<ScreenRect> {
-        let vp = Mat4::from_cols_array_2d(&self.proj) * Mat4::from_cols_array_2d(&self.view);
+        let vp = Mat4::from_cols_array_2d(&self.view_proj);
         let c = vp * centre.extend(1.0);
         let a = axes.map(|v| vp * v.extend(0.0));
         let mut lo = Vec2::splat(f32::MAX);
