@@ -229,7 +229,7 @@ impl CullUniform {
         let levels = level_error.len().clamp(1, MAX_LEVELS) as u32;
         let model = CullModel {
             sphere,
-            half: Vec3::splat(sphere.1),
+            half: crate::vat::PoseBounds::sphere(sphere.0, sphere.1).half,
             level_error,
             nearest_error,
             far_level,
