@@ -142,6 +142,7 @@ impl AaArgs {
         crate::render::targets::TargetOptions {
             aa: self.aa,
             velocity: self.motion_view,
+            ..Default::default()
         }
     }
 }

@@ -234,6 +234,7 @@ fn target_options(behaviour: bool) -> Vec<TargetOptions> {
         all.push(TargetOptions {
             aa: Aa::Taa,
             velocity: true,
+            ..Default::default()
         });
     }
     all

@@ -129,6 +129,7 @@ fn gl_resolves_taa_as_vulkan_does() {
     let taa = TargetOptions {
         aa: Aa::Taa,
         velocity: false,
+        ..Default::default()
     };
     let (on_gl, gl_hidden) = render_with(&gl, TechniqueKind::Vat, Precision::F16, taa);
     let (on_vulkan, _) = render_with(&vulkan, TechniqueKind::Vat, Precision::F16, taa);

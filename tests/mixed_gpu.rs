@@ -146,7 +146,9 @@ fn visible_counts_per_model_and_level_equal_the_cpu_cull() {
     let draw = renderer.culler().draw(renderer.crowd.count());
     match draw {
         CrowdDraw::Indirect { levels, .. } => assert_eq!(levels, regions.mesh_regions()),
-        CrowdDraw::Direct { .. } => panic!("a scene always draws from the cull pass"),
+        CrowdDraw::Direct { .. } | CrowdDraw::Single { .. } => {
+            panic!("a scene always draws from the cull pass")
+        }
     }
     if renderer.culler().multi_draw {
         assert_eq!(draw.calls(), 1, "one draw call for every model");

@@ -52,6 +52,7 @@ fn view_aa(
     config.targets = TargetOptions {
         aa,
         velocity: false,
+        ..Default::default()
     };
     if behaviour {
         config.behaviour = BehaviourSettings::on();

@@ -48,6 +48,7 @@ fn view(
     config.targets = TargetOptions {
         aa,
         velocity: false,
+        ..Default::default()
     };
     Headless::new(gpu.clone(), &prepared.model, &prepared.vat, &config).expect("renderer")
 }

@@ -143,6 +143,7 @@ fn birds_move_as_their_boids_did() {
     config.targets = TargetOptions {
         aa: Aa::Off,
         velocity: true,
+        ..Default::default()
     };
     config.shadows.enabled = false;
     let mut view = Headless::new(gpu, &prepared.model, &prepared.vat, &config).expect("renderer");

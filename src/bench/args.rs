@@ -71,6 +71,12 @@ pub struct BenchArgs {
     /// frames), with the frames after a camera cut.
     #[arg(long)]
     pub compare_occlusion: bool,
+    /// After the measured frames, draw each instance in view alone against
+    /// the last frame's depth and count those with a sample showing: what
+    /// a perfect occlusion culler would draw (`exact_visible`,
+    /// `exact_triangles`; vat only, one renderer, the cull pass on).
+    #[arg(long)]
+    pub exact_visibility: bool,
     #[command(flatten)]
     pub shadows: crate::cli::ShadowArgs,
     /// Anti-aliasing of the measured frames: msaa (4x), taa (temporal:
@@ -131,6 +137,7 @@ impl Default for BenchArgs {
             compare_culling: false,
             compare_far_field: false,
             compare_occlusion: false,
+            exact_visibility: false,
             shadows: crate::cli::ShadowArgs::default(),
             aa: crate::crowd::motion::Aa::Msaa,
             compare_aa: false,

@@ -176,6 +176,8 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
     config.targets = crate::render::targets::TargetOptions {
         aa: args.aa,
         velocity: false,
+        // The exact visibility count draws against the final depth.
+        keep_depth: args.exact_visibility,
     };
     let mut renderer = models.renderer(&gpu, &config)?;
     let occlusion_unavailable = renderer.culler().occlusion_unavailable().map(str::to_owned);
@@ -304,6 +306,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                     warmup: args.warmup,
                     frames: args.frames,
                     models: &names,
+                    exact_visibility: args.exact_visibility,
                 };
                 let alone = std::slice::from_mut(&mut renderer);
                 let renderers = if mode == Mode::Separate {

@@ -60,7 +60,11 @@ impl Mode {
 
     pub(super) fn targets(self, run: TargetOptions) -> TargetOptions {
         match self {
-            Mode::AaBaseline(aa, velocity) => TargetOptions { aa, velocity },
+            Mode::AaBaseline(aa, velocity) => TargetOptions {
+                aa,
+                velocity,
+                ..run
+            },
             _ => run,
         }
     }

@@ -73,6 +73,37 @@ pub struct ModelDraws {
     pub triangles: u64,
 }
 
+/// Of the instances a frame drew, each drawn alone against the frame's
+/// depth and against nothing (`render::exact_visibility`): what perfect
+/// culling would leave.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ExactCounts {
+    /// With a sample showing in the picture.
+    pub visible: u32,
+    /// Covering a sample alone but showing none: hidden behind the others.
+    pub occluded: u32,
+    /// Covering no sample even alone (too small or thin).
+    pub covering_none: u32,
+    /// The triangles of those that show: what a culler leaving out
+    /// everything the picture does not need would draw.
+    pub visible_triangles: u64,
+    /// The triangles of all but the occluded: what a perfect occlusion
+    /// culler would draw.
+    pub unoccluded_triangles: u64,
+}
+
+impl From<&crate::render::exact_visibility::ExactVisibility> for ExactCounts {
+    fn from(e: &crate::render::exact_visibility::ExactVisibility) -> Self {
+        Self {
+            visible: e.visible(),
+            occluded: e.occluded(),
+            covering_none: e.covering_none(),
+            visible_triangles: e.visible_triangles(),
+            unoccluded_triangles: e.unoccluded_triangles(),
+        }
+    }
+}
+
 /// One (technique, count) measurement.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunResult {
@@ -145,6 +176,10 @@ pub struct RunResult {
     /// visibility it keeps catches up.
     #[serde(default)]
     pub after_cut_wall_ms: Vec<f64>,
+    /// With `--exact-visibility`: which of the instances drawn in that
+    /// frame show. `None` without it or for a technique other than vat.
+    #[serde(default)]
+    pub exact: Option<ExactCounts>,
     /// Instances drawn at each mesh level, finest first, in that frame.
     #[serde(default)]
     pub visible_per_level: Vec<u32>,

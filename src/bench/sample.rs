@@ -3,10 +3,10 @@
 //! and what the last frame drew, as a [`RunResult`].
 
 use super::frame::{Frame, sum_some};
-use super::report::{ModelDraws, RunResult};
+use super::report::{ExactCounts, ModelDraws, RunResult};
 use super::stats::Percentiles;
 use super::{BenchError, percentiles};
-use crate::render::{CullStats, Renderer, UnseenCasters};
+use crate::render::{CullStats, Renderer, TechniqueKind, UnseenCasters};
 use indicatif::ProgressBar;
 
 /// Per-frame samples of one run: times in milliseconds, uploads in bytes.
@@ -31,6 +31,9 @@ pub(super) struct Run<'a> {
     pub frames: u32,
     /// Each model's name and count, in the scene's order (one model: one).
     pub models: &'a [(String, u32)],
+    /// Count the instances of the last measured frame that show (one
+    /// renderer drawing with the vat technique).
+    pub exact_visibility: bool,
 }
 
 impl Run<'_> {
@@ -98,6 +101,12 @@ impl Run<'_> {
             .iter()
             .map(Renderer::unseen_casters)
             .collect::<Result<Vec<_>, _>>()?;
+        let exact = match renderers {
+            [one] if self.exact_visibility && one.technique_kind() == TechniqueKind::Vat => {
+                Some(one.exact_visibility(frame.view)?)
+            }
+            _ => None,
+        };
         // Empty when any renderer could not count them.
         let unseen_per_cascade = |f: &dyn Fn(&UnseenCasters) -> u64| {
             if unseen.iter().any(Vec::is_empty) {
@@ -145,6 +154,7 @@ impl Run<'_> {
             separate: false,
             occluded: drew.iter().map(|d| d.occluded).sum(),
             after_cut_wall_ms: after_cut,
+            exact: exact.as_ref().map(ExactCounts::from),
             visible_per_level: (0..levels)
                 .map(|l| drew.iter().map(|d| d.visible[l]).sum())
                 .collect(),

@@ -31,6 +31,8 @@ pub enum RenderError {
     Bone(#[from] BoneError),
     #[error("{0}")]
     Scene(String),
+    #[error("cannot count the exact visibility: {0}")]
+    ExactVisibility(&'static str),
 }
 
 /// How to build a renderer.

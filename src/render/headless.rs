@@ -162,6 +162,14 @@ impl Headless {
         Ok(gpu.wait_idle("the frame")?)
     }
 
+    /// Which instances of the last frame show (see
+    /// [`Renderer::exact_visibility`]).
+    pub fn exact_visibility(
+        &self,
+    ) -> Result<super::exact_visibility::ExactVisibility, RenderError> {
+        self.renderer.exact_visibility(self.target.view())
+    }
+
     /// Renders one frame and reads it back.
     pub fn render(&mut self, settings: &FrameSettings) -> Result<RgbaImage, HeadlessError> {
         let (width, height) = (self.renderer.targets.width, self.renderer.targets.height);

@@ -9,6 +9,7 @@ mod config;
 pub mod crowd_buffer;
 pub mod cull;
 mod encode;
+pub mod exact_visibility;
 pub mod flock_sim;
 mod framing;
 pub mod fullscreen;

@@ -291,71 +291,34 @@ impl Renderer {
         let pyramid_view = part == ScenePart::Late && self.prepare_pyramid_view();
         let first = part != ScenePart::Late;
         let last = part != ScenePart::Early;
-        // TAA draws into its own colour (resolved by the post passes);
-        // MSAA resolves into the output at the end of the last part.
-        let target = self.targets.taa_color.as_ref().unwrap_or(target);
-        let (view, resolve) = match &self.targets.msaa {
-            Some(msaa) => (msaa, last.then_some(target)),
-            None => (target, None),
-        };
         let timestamp_writes = self
             .timer
             .as_ref()
             .filter(|t| t.ready())
             .and_then(|t| t.span_writes(first, last));
-        let (colour_load, depth_load) = if first {
-            (
-                wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-                wgpu::LoadOp::Clear(1.0),
-            )
+        let depth_load = if first {
+            wgpu::LoadOp::Clear(1.0)
         } else {
-            (wgpu::LoadOp::Load, wgpu::LoadOp::Load)
+            wgpu::LoadOp::Load
         };
         // The early pass's depth is reduced into the pyramid and drawn over;
         // with the velocity target it is kept (the tests read it back with
-        // the velocity).
-        let depth_store = if last && !self.targets.has_velocity() {
-            wgpu::StoreOp::Discard
-        } else {
-            wgpu::StoreOp::Store
-        };
-        // The velocity target: cleared to "no motion", resolved with the
-        // colour.
-        let velocity = self.targets.velocity.as_ref().map(|(drawn, resolved)| {
-            wgpu::RenderPassColorAttachment {
-                view: drawn,
-                depth_slice: None,
-                resolve_target: (self.targets.samples > 1 && last).then_some(resolved),
-                ops: wgpu::Operations {
-                    load: if first {
-                        wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT)
-                    } else {
-                        wgpu::LoadOp::Load
-                    },
-                    store: wgpu::StoreOp::Store,
-                },
-            }
-        });
-        let velocity_bound = velocity.is_some() as usize;
-        let attachments = [
-            Some(wgpu::RenderPassColorAttachment {
-                view,
-                depth_slice: None,
-                resolve_target: resolve,
-                ops: wgpu::Operations {
-                    load: colour_load,
-                    store: wgpu::StoreOp::Store,
-                },
-            }),
-            velocity,
-        ];
+        // the velocity), and where the targets say so.
+        let depth_store =
+            if last && !self.targets.has_velocity() && !self.targets.options.keep_depth {
+                wgpu::StoreOp::Discard
+            } else {
+                wgpu::StoreOp::Store
+            };
+        let attachments = self.scene_attachments(target, first, last);
+        let bound = 1 + attachments[1].is_some() as usize;
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some(match part {
                 ScenePart::Whole => "scene pass",
                 ScenePart::Early => "early scene pass",
                 ScenePart::Late => "late scene pass",
             }),
-            color_attachments: &attachments[..1 + velocity_bound],
+            color_attachments: &attachments[..bound],
             depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                 view: &self.targets.depth,
                 depth_ops: Some(wgpu::Operations {
@@ -369,17 +332,7 @@ impl Renderer {
             multiview_mask: None,
         });
         pass.set_bind_group(0, self.shadows.scene_group(), &[]);
-        let (x, w) = self.view_span();
-        if x > 0 {
-            pass.set_viewport(
-                x as f32,
-                0.0,
-                w as f32,
-                self.targets.height as f32,
-                0.0,
-                1.0,
-            );
-        }
+        self.set_scene_viewport(&mut pass);
         let started = Instant::now();
         if !self.hide_crowd {
             let (draw, impostors) = match part {
@@ -410,6 +363,73 @@ impl Renderer {
         if let (true, Some(v)) = (pyramid_view, &self.pyramid_view) {
             v.draw(&mut pass, (self.targets.width, self.targets.height));
         }
+    }
+
+    /// The scene's part of the target: beside the window's panel, if any.
+    pub(super) fn set_scene_viewport(&self, pass: &mut wgpu::RenderPass<'_>) {
+        let (x, w) = self.view_span();
+        if x > 0 {
+            pass.set_viewport(
+                x as f32,
+                0.0,
+                w as f32,
+                self.targets.height as f32,
+                0.0,
+                1.0,
+            );
+        }
+    }
+
+    /// The scene passes' colour attachments: the output (or TAA's colour),
+    /// multisampled or not, and the velocity target when there is one;
+    /// cleared when `first`, else loaded; resolved when `last`.
+    pub(super) fn scene_attachments<'a>(
+        &'a self,
+        target: &'a wgpu::TextureView,
+        first: bool,
+        last: bool,
+    ) -> [Option<wgpu::RenderPassColorAttachment<'a>>; 2] {
+        // TAA draws into its own colour (resolved by the post passes);
+        // MSAA resolves into the output at the end of the last part.
+        let target = self.targets.taa_color.as_ref().unwrap_or(target);
+        let (view, resolve) = match &self.targets.msaa {
+            Some(msaa) => (msaa, last.then_some(target)),
+            None => (target, None),
+        };
+        let colour_load = if first {
+            wgpu::LoadOp::Clear(wgpu::Color::BLACK)
+        } else {
+            wgpu::LoadOp::Load
+        };
+        // The velocity target: cleared to "no motion", resolved with the
+        // colour.
+        let velocity = self.targets.velocity.as_ref().map(|(drawn, resolved)| {
+            wgpu::RenderPassColorAttachment {
+                view: drawn,
+                depth_slice: None,
+                resolve_target: (self.targets.samples > 1 && last).then_some(resolved),
+                ops: wgpu::Operations {
+                    load: if first {
+                        wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT)
+                    } else {
+                        wgpu::LoadOp::Load
+                    },
+                    store: wgpu::StoreOp::Store,
+                },
+            }
+        });
+        [
+            Some(wgpu::RenderPassColorAttachment {
+                view,
+                depth_slice: None,
+                resolve_target: resolve,
+                ops: wgpu::Operations {
+                    load: colour_load,
+                    store: wgpu::StoreOp::Store,
+                },
+            }),
+            velocity,
+        ]
     }
 
     /// TAA's resolve and the motion view, into the output.

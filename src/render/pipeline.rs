@@ -79,9 +79,21 @@ pub fn bind_group(
     })
 }
 
+/// What a scene pipeline writes into the targets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Writes {
+    /// Colour and depth.
+    All,
+    /// Colour only (the sky, behind everything).
+    Colour,
+    /// Nothing: depth-tested only, for occlusion queries (the exact
+    /// visibility count's probes).
+    Nothing,
+}
+
 /// A pipeline drawing into the scene targets: `vs_main` and `fs_main` (or,
 /// with the velocity target, `fs_velocity`) of the composed module
-/// `shader`, the targets' depth (written when `depth_write`),
+/// `shader`, the targets' depth (tested, written as `writes` says),
 /// multisampling and colour targets.
 pub struct TargetPipeline<'a> {
     pub label: &'a str,
@@ -89,7 +101,7 @@ pub struct TargetPipeline<'a> {
     pub shader: shaders::ModuleSpec,
     pub buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
     pub primitive: wgpu::PrimitiveState,
-    pub depth_write: bool,
+    pub writes: Writes,
 }
 
 pub fn target_pipeline(
@@ -99,7 +111,10 @@ pub fn target_pipeline(
 ) -> wgpu::RenderPipeline {
     let module = spec.shader.create(device);
     let entry = targets.fragment_entry("fs_main");
-    let colour = targets.color_targets(None);
+    let mut colour = targets.color_targets(None);
+    if spec.writes == Writes::Nothing {
+        Targets::mask_colour(&mut colour);
+    }
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(spec.label),
         layout: Some(spec.layout),
@@ -110,7 +125,7 @@ pub fn target_pipeline(
             buffers: spec.buffers,
         },
         primitive: spec.primitive,
-        depth_stencil: Some(targets.depth_state(spec.depth_write)),
+        depth_stencil: Some(targets.depth_state(spec.writes == Writes::All)),
         multisample: targets.multisample(),
         fragment: Some(wgpu::FragmentState {
             module: &module,

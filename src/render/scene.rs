@@ -2,7 +2,7 @@
 //! fog come with the frame uniform, `crowd::frame`).
 
 use super::Targets;
-use super::pipeline::{TargetPipeline, target_pipeline};
+use super::pipeline::{TargetPipeline, Writes, target_pipeline};
 use super::shaders::{self, ModuleSpec};
 
 /// The ground and sky pipelines.
@@ -22,20 +22,20 @@ impl Scene {
             bind_group_layouts: &[Some(frame_layout)],
             immediate_size: 0,
         });
-        let pipeline = |shader: ModuleSpec, depth_write: bool| {
+        let pipeline = |shader: ModuleSpec, writes: Writes| {
             let spec = TargetPipeline {
                 label: shader.name,
                 layout: &layout,
                 shader,
                 buffers: &[],
                 primitive: wgpu::PrimitiveState::default(),
-                depth_write,
+                writes,
             };
             target_pipeline(device, &spec, targets)
         };
         Self {
-            ground: pipeline(shaders::GROUND, true),
-            sky: pipeline(shaders::SKY, false),
+            ground: pipeline(shaders::GROUND, Writes::All),
+            sky: pipeline(shaders::SKY, Writes::Colour),
         }
     }
 

@@ -16,6 +16,9 @@ pub struct TargetOptions {
     pub aa: Aa,
     /// Write the velocity target even without TAA (the motion view).
     pub velocity: bool,
+    /// Keep the scene's final depth after the frame (it is discarded
+    /// otherwise): the exact visibility count draws against it.
+    pub keep_depth: bool,
 }
 
 /// Colour format, MSAA, depth and velocity of what the renderer draws into.
@@ -206,6 +209,13 @@ impl Targets {
             targets.push(Some(VELOCITY_FORMAT.into()));
         }
         targets
+    }
+
+    /// `colour` (from [`Self::color_targets`]) writing nothing.
+    pub fn mask_colour(colour: &mut [Option<wgpu::ColorTargetState>]) {
+        for c in colour.iter_mut().flatten() {
+            c.write_mask = wgpu::ColorWrites::empty();
+        }
     }
 
     /// The fragment entry of a scene pipeline: `plain`, or its twin that

@@ -32,6 +32,7 @@ pub fn setup(count: u32, behaviour: bool) -> Option<(Headless, Loaded)> {
     config.targets = TargetOptions {
         aa: Aa::Off,
         velocity: true,
+        ..Default::default()
     };
     // No shadows: they do not move anything here and cost lavapipe time.
     config.shadows.enabled = false;

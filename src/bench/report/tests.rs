@@ -35,6 +35,7 @@ fn result(technique: &str, count: u32, cpu: f64, wall: f64, gpu: Option<f64>) ->
         occlusion_off: false,
         occluded: 0,
         after_cut_wall_ms: Vec::new(),
+        exact: None,
         visible_per_level: vec![count],
         impostors: 0,
         shadow_casters: Vec::new(),

@@ -261,6 +261,23 @@ impl BenchReport {
                 ms(r.wall_ms.p50)
             );
         }
+        for r in &self.results {
+            if let Some(e) = &r.exact {
+                let share = |t: u64| times(Some(t as f64 / r.triangles.max(1) as f64));
+                let _ = writeln!(
+                    s,
+                    "{} at {:>7}: of {} drawn, {} show, {} are hidden behind others, {} cover no sample; a perfect occlusion culler would draw {} the triangles, one that also left out what covers no sample {}",
+                    r.technique,
+                    r.count,
+                    r.visible,
+                    e.visible,
+                    e.occluded,
+                    e.covering_none,
+                    share(e.unoccluded_triangles),
+                    share(e.visible_triangles)
+                );
+            }
+        }
         match &rs.vat_cpu_largest_over_smallest {
             Some(r) => {
                 let _ = writeln!(
@@ -288,7 +305,7 @@ impl BenchReport {
     /// One CSV row per result, with a header.
     pub fn csv(&self) -> String {
         let mut s = String::from(
-            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade,shadow_casters_unseen_per_cascade,shadow_triangles_unseen_per_cascade\n",
+            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade,shadow_casters_unseen_per_cascade,shadow_triangles_unseen_per_cascade,exact_visible,exact_occluded,exact_covering_none,exact_visible_triangles,exact_unoccluded_triangles\n",
         );
         let cells = |p: Option<&Percentiles>| match p {
             Some(p) => format!("{:.4},{:.4},{:.4}", p.p50, p.p90, p.p99),
@@ -297,7 +314,7 @@ impl BenchReport {
         for r in &self.results {
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 r.technique,
                 r.count,
                 r.drawn,
@@ -341,10 +358,22 @@ impl BenchReport {
                 named(&r.per_model, |m| m.triangles.to_string()),
                 join(&r.shadow_casters_dropped),
                 join(&r.shadow_casters_unseen),
-                join(&r.shadow_triangles_unseen)
+                join(&r.shadow_triangles_unseen),
+                exact_cells(r.exact.as_ref())
             );
         }
         s
+    }
+}
+
+/// The exact visibility counts' five cells (empty without them).
+fn exact_cells(e: Option<&super::ExactCounts>) -> String {
+    match e {
+        Some(e) => format!(
+            "{},{},{},{},{}",
+            e.visible, e.occluded, e.covering_none, e.visible_triangles, e.unoccluded_triangles
+        ),
+        None => ",,,,".into(),
     }
 }
 

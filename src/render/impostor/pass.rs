@@ -43,6 +43,8 @@ impl ImpostorDraw<'_> {
 pub struct ImpostorPass {
     pub atlas: Arc<ImpostorAtlas>,
     pipeline: wgpu::RenderPipeline,
+    /// The scene's writing nothing, when the targets keep their depth.
+    probe: Option<wgpu::RenderPipeline>,
     /// Depth only, into a shadow cascade: the casters the camera draws as
     /// impostors, seen from the sun.
     shadow_pipeline: wgpu::RenderPipeline,
@@ -120,35 +122,45 @@ impl ImpostorPass {
             c.write_mask = wgpu::ColorWrites::COLOR;
         }
         let entry = targets.fragment_entry("fs_impostor");
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("impostor pipeline"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("vs_impostor"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            primitive: Default::default(),
-            depth_stencil: Some(targets.depth_state(true)),
-            // A far impostor reads a small mip, whose coverage is a
-            // fraction: with MSAA it covers that share of the samples (as
-            // the mesh would), instead of vanishing under an alpha test.
-            multisample: wgpu::MultisampleState {
-                alpha_to_coverage_enabled: msaa,
-                ..targets.multisample()
-            },
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some(&entry),
-                compilation_options: wgpu::PipelineCompilationOptions {
-                    constants: &[("atlas_msaa", f64::from(u32::from(msaa)))],
-                    ..Default::default()
+        let scene = |colour: &[Option<wgpu::ColorTargetState>], depth_write: bool| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some("impostor pipeline"),
+                layout: Some(&pipeline_layout),
+                vertex: wgpu::VertexState {
+                    module: &module,
+                    entry_point: Some("vs_impostor"),
+                    compilation_options: Default::default(),
+                    buffers: &[],
                 },
-                targets: &colour,
-            }),
-            multiview_mask: None,
-            cache: None,
+                primitive: Default::default(),
+                depth_stencil: Some(targets.depth_state(depth_write)),
+                // A far impostor reads a small mip, whose coverage is a
+                // fraction: with MSAA it covers that share of the samples
+                // (as the mesh would), instead of vanishing under an alpha
+                // test.
+                multisample: wgpu::MultisampleState {
+                    alpha_to_coverage_enabled: msaa,
+                    ..targets.multisample()
+                },
+                fragment: Some(wgpu::FragmentState {
+                    module: &module,
+                    entry_point: Some(&entry),
+                    compilation_options: wgpu::PipelineCompilationOptions {
+                        constants: &[("atlas_msaa", f64::from(u32::from(msaa)))],
+                        ..Default::default()
+                    },
+                    targets: colour,
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let pipeline = scene(&colour, true);
+        // The exact visibility count's: writes nothing, for occlusion
+        // queries.
+        let probe = targets.options.keep_depth.then(|| {
+            Targets::mask_colour(&mut colour);
+            scene(&colour, false)
         });
         let shadow_pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some("impostor shadow pipeline"),
@@ -180,6 +192,7 @@ impl ImpostorPass {
         Self {
             atlas,
             pipeline,
+            probe,
             shadow_pipeline,
             group,
             crowd,
@@ -196,6 +209,12 @@ impl ImpostorPass {
     /// Records the impostors' draw; group 0 (the frame) is already set.
     pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, draw: &ImpostorDraw<'_>) {
         self.record(pass, &self.pipeline, draw);
+    }
+
+    /// Records the impostors' draw writing nothing, for occlusion queries
+    /// (the exact visibility count; with the depth kept, else as `draw`).
+    pub fn draw_probe(&self, pass: &mut wgpu::RenderPass<'_>, draw: &ImpostorDraw<'_>) {
+        self.record(pass, self.probe.as_ref().unwrap_or(&self.pipeline), draw);
     }
 
     /// Records a cascade's impostor casters; group 0 (the cascade's caster

@@ -313,6 +313,9 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
                     levels = levels.max(l);
                     self.pass.bind_list(ctx.device, i, visible, args);
                 }
+                // Never a view of the frame (the exact visibility count's
+                // draws come after it).
+                CrowdDraw::Single { .. } => {}
             }
         }
         let (Some(out), Some(crowd_group), Some((_, models_group))) =
@@ -355,6 +358,7 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
                 let group = match view {
                     CrowdDraw::Indirect { .. } => self.pass.list(i),
                     CrowdDraw::Direct { .. } => Some(&self.pass.no_list),
+                    CrowdDraw::Single { .. } => None,
                 };
                 let Some(group) = group else {
                     continue;

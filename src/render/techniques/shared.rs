@@ -9,7 +9,8 @@ use crate::render::crowd_buffer::CrowdBuffer;
 use crate::render::gpu_data::{StaticVertex, VatClipGpu};
 use crate::render::model_gpu::ModelGpu;
 use crate::render::pipeline::{
-    TargetPipeline, bind_group, filtered_array_entry, storage_entry, target_pipeline, uniform_entry,
+    TargetPipeline, Writes, bind_group, filtered_array_entry, storage_entry, target_pipeline,
+    uniform_entry,
 };
 use crate::render::shaders::ModuleSpec;
 use wgpu::util::DeviceExt;
@@ -160,13 +161,18 @@ pub enum CrowdPass {
     Scene,
     /// A cascade of the shadow pass: `vs_shadow`, depth only.
     Shadow,
+    /// The scene's pipeline writing nothing, for occlusion queries (made
+    /// when the targets keep their depth: the exact visibility count).
+    Probe,
 }
 
-/// A technique's two crowd pipelines over the same layout: the scene's and
-/// the depth-only casters' (both pose through the technique's hook).
+/// A technique's crowd pipelines over the same layout: the scene's, the
+/// depth-only casters' (both pose through the technique's hook) and, when
+/// the targets keep their depth, the scene's writing nothing.
 pub struct CrowdPipelines {
     pub scene: wgpu::RenderPipeline,
     pub shadow: wgpu::RenderPipeline,
+    pub probe: Option<wgpu::RenderPipeline>,
 }
 
 impl CrowdPipelines {
@@ -174,6 +180,9 @@ impl CrowdPipelines {
         match which {
             CrowdPass::Scene => &self.scene,
             CrowdPass::Shadow => &self.shadow,
+            // `Renderer::exact_visibility` asks for it only with the depth
+            // kept, which builds it.
+            CrowdPass::Probe => self.probe.as_ref().unwrap_or(&self.scene),
         }
     }
 }
@@ -241,21 +250,25 @@ pub fn crowd_pipeline(
         ],
         immediate_size: 0,
     });
-    let pipeline = target_pipeline(
-        device,
-        &TargetPipeline {
-            label: &label,
-            layout: &layout,
-            shader: spec.shader,
-            buffers: &[Some(StaticVertex::layout())],
-            primitive: wgpu::PrimitiveState {
-                cull_mode: model.face_culling(),
-                ..Default::default()
+    let scene = |writes| {
+        target_pipeline(
+            device,
+            &TargetPipeline {
+                label: &label,
+                layout: &layout,
+                shader: spec.shader,
+                buffers: &[Some(StaticVertex::layout())],
+                primitive: wgpu::PrimitiveState {
+                    cull_mode: model.face_culling(),
+                    ..Default::default()
+                },
+                writes,
             },
-            depth_write: true,
-        },
-        targets,
-    );
+            targets,
+        )
+    };
+    let pipeline = scene(Writes::All);
+    let probe = targets.options.keep_depth.then(|| scene(Writes::Nothing));
     let module = spec.shader.create(device);
     let shadow = shadow_pipeline(
         device,
@@ -268,6 +281,7 @@ pub fn crowd_pipeline(
         CrowdPipelines {
             scene: pipeline,
             shadow,
+            probe,
         },
     )
 }
@@ -317,6 +331,15 @@ pub enum CrowdDraw<'a> {
         /// Entries per level in `visible`.
         region: u32,
     },
+    /// One entry of the visible list `group` binds (whole), drawn alone at
+    /// its level's index range: the exact visibility count's draws.
+    Single {
+        group: &'a wgpu::BindGroup,
+        first_index: u32,
+        index_count: u32,
+        base_vertex: i32,
+        entry: u32,
+    },
 }
 
 impl CrowdDraw<'_> {
@@ -325,7 +348,7 @@ impl CrowdDraw<'_> {
     /// where the adapter has no multi-draw with first instances.
     pub fn calls(&self) -> u32 {
         match self {
-            CrowdDraw::Direct { .. } => 1,
+            CrowdDraw::Direct { .. } | CrowdDraw::Single { .. } => 1,
             CrowdDraw::Indirect {
                 region_bytes: None, ..
             } => 1,
@@ -422,6 +445,20 @@ pub fn draw_crowd(
                 let offset = (level as usize * ARGS_WORDS * 4) as u64;
                 pass.draw_indexed_indirect(args, offset);
             }
+        }
+        CrowdDraw::Single {
+            group,
+            first_index,
+            index_count,
+            base_vertex,
+            entry,
+        } => {
+            pass.set_bind_group(3, group, &[0]);
+            pass.draw_indexed(
+                first_index..first_index + index_count,
+                base_vertex,
+                entry..entry + 1,
+            );
         }
     }
 }
