@@ -2,10 +2,11 @@
 //! the frame's data, the camera's cull (with occlusion culling: phase 1,
 //! only what was visible last frame) and each shadow cascade's, the
 //! technique's own step over what those will draw, the shadow passes, the
-//! early scene pass; then, with occlusion culling, the depth pyramid, phase
-//! 2's cull and the technique's step over what it adds; then the late scene
-//! pass (phase 2's crowd, ground, sky). Without occlusion culling the
-//! scene is one pass.
+//! early scene pass (with occlusion culling phase 1's crowd and the
+//! ground, whose depth hides too); then, with occlusion culling, the depth
+//! pyramid, phase 2's cull and the technique's step over what it adds; then
+//! the late scene pass (phase 2's crowd, the sky). Without occlusion
+//! culling the scene is one pass.
 
 use super::cull::OcclusionCamera;
 use super::{Camera, CrowdPass, CrowdViews, FrameContext, RenderError, Renderer, TechniqueCosts};
@@ -19,9 +20,12 @@ use std::time::Instant;
 enum ScenePart {
     /// Everything, in one pass (no occlusion culling).
     Whole,
-    /// Phase 1's crowd; its depth is kept for the pyramid.
+    /// Phase 1's crowd, then the ground (seen between the nearer horses'
+    /// legs, it is in front of the horses farther back, and the pyramid
+    /// then holds its depth there instead of nothing); the depth is kept
+    /// for the pyramid.
     Early,
-    /// Phase 2's crowd, then the ground and sky, over the early pass.
+    /// Phase 2's crowd, then the sky, over the early pass.
     Late,
 }
 
@@ -279,8 +283,9 @@ impl Renderer {
     }
 
     /// One scene pass: the whole scene, or occlusion culling's early pass
-    /// (phase 1's crowd, depth kept, colour not yet resolved) or late pass
-    /// (phase 2's crowd, ground and sky over it, resolved).
+    /// (phase 1's crowd and the ground, depth kept, colour not yet
+    /// resolved) or late pass (phase 2's crowd and the sky over it,
+    /// resolved).
     fn scene_pass(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
@@ -356,8 +361,10 @@ impl Renderer {
             }
         }
         frame.cpu_s += started.elapsed().as_secs_f64();
-        if last {
+        if first {
             self.scene.draw_ground(&mut pass);
+        }
+        if last {
             self.scene.draw_sky(&mut pass);
         }
         if let (true, Some(v)) = (pyramid_view, &self.pyramid_view) {
