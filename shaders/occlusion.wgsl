@@ -143,20 +143,27 @@ fn pyramid_texel(mip: u32, x: u32, y: u32) -> f32 {
     return pyramid[at];
 }
 
+// A rectangle is looked up at the mip where it spans at most this many
+// texels a side (`crowd::occlusion::TEST_TEXELS`).
+const TEST_TEXELS: u32 = 4u;
+
 // True when the rectangle's nearest depth is behind the farthest depth the
-// pyramid holds over it (at the mip where it spans at most 2x2 texels).
+// pyramid holds over it (every texel of it at the mip where it spans at
+// most TEST_TEXELS a side: at most 16 read).
 fn occluded(lo_px: vec2<u32>, hi_px: vec2<u32>, depth: f32) -> bool {
     let span = max(hi_px.x - lo_px.x, hi_px.y - lo_px.y) + 1u;
     var m = 0u;
-    while (1u << m) < span && m + 1u < occlusion.mips {
+    while (TEST_TEXELS << m) < span && m + 1u < occlusion.mips {
         m++;
     }
     let lo = lo_px >> vec2<u32>(m);
     let hi = hi_px >> vec2<u32>(m);
-    let far = max(
-        max(pyramid_texel(m, lo.x, lo.y), pyramid_texel(m, hi.x, lo.y)),
-        max(pyramid_texel(m, lo.x, hi.y), pyramid_texel(m, hi.x, hi.y)),
-    );
+    var far = 0.0;
+    for (var y = lo.y; y <= hi.y; y++) {
+        for (var x = lo.x; x <= hi.x; x++) {
+            far = max(far, pyramid_texel(m, x, y));
+        }
+    }
     return depth > far;
 }
 

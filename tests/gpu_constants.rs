@@ -46,6 +46,7 @@ fn occlusion_numbers_match() {
     use stampede::crowd::occlusion as o;
     let source = shaders::CULL_OCCLUSION.source().expect("composes");
     assert_eq!(wgsl_u32(&source, "SURVIVOR_WORDS"), o::SURVIVOR_WORDS);
+    assert_eq!(wgsl_u32(&source, "TEST_TEXELS"), o::TEST_TEXELS);
     assert_eq!(wgsl_u32(&source, "SURVIVORS_HEADER"), o::SURVIVORS_HEADER);
     // The survivors' count and phase 2's three dispatch words follow the
     // occluded count, then a light view's dropped casters.
