@@ -114,6 +114,10 @@ step occlusion-eye 30 --techniques vat --counts 30000,1000000 "${herd[@]}" --com
     --camera 90,1,4
 step occlusion-eye-noimp 30 --techniques vat --counts 30000,1000000 "${herd[@]}" --compare-occlusion \
     --camera 90,1,4 --impostors off
+# 3a''. What a perfect occlusion culler would draw in the herd's view
+# (each instance drawn alone against the frame's depth: counts, not times).
+step exact-herd 60 --techniques vat --counts 1000000 "${herd[@]}" --frames 1 --warmup 3 \
+    --compare-occlusion --exact-visibility
 # 3a'. TAA against 4x MSAA, no anti-aliasing and the velocity target alone
 # (MSAA is the default from lavapipe's figures).
 step aa 30 --techniques vat,skinning --counts 10000,100000 "${herd[@]}" --aa taa --compare-aa
