@@ -143,13 +143,14 @@ fn pyramid_texel(mip: u32, x: u32, y: u32) -> f32 {
     return pyramid[at];
 }
 
-// A rectangle is looked up at the mip where it spans at most this many
-// texels a side (`crowd::occlusion::TEST_TEXELS`).
+// A rectangle is looked up at the mip where its width and height are at
+// most this many texels (`crowd::occlusion::TEST_TEXELS`); where it does
+// not start on a texel's edge it straddles one more.
 const TEST_TEXELS: u32 = 4u;
 
 // True when the rectangle's nearest depth is behind the farthest depth the
-// pyramid holds over it (every texel of it at the mip where it spans at
-// most TEST_TEXELS a side: at most 16 read).
+// pyramid holds over it (every texel it straddles at the mip where it is
+// at most TEST_TEXELS wide and high: at most 5 x 5 read).
 fn occluded(lo_px: vec2<u32>, hi_px: vec2<u32>, depth: f32) -> bool {
     let span = max(hi_px.x - lo_px.x, hi_px.y - lo_px.y) + 1u;
     var m = 0u;

@@ -1,6 +1,7 @@
 //! `stampede bench` end to end: a small run through the binary writes JSON
 //! with every field of the schema, positive numbers where they must be,
-//! a CSV row per result and a chart. (A scene of several models:
+//! a CSV row per result and a chart; the comparisons and the exact
+//! visibility count. (A scene of several models:
 //! tests/bench_scene.rs.)
 
 mod bench_common;
@@ -141,7 +142,7 @@ fn small_bench_writes_valid_json_csv_and_chart() {
     assert!(
         csv.lines().next().is_some_and(|h| h
             .contains(",visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,")
-            && h.ends_with(",shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade,shadow_casters_unseen_per_cascade,shadow_triangles_unseen_per_cascade")),
+            && h.ends_with(",shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade,shadow_casters_unseen_per_cascade,shadow_triangles_unseen_per_cascade,exact_visible,exact_occluded,exact_covering_none,exact_visible_triangles,exact_unoccluded_triangles")),
         "{csv}"
     );
     assert_eq!(v["culling"], serde_json::json!(true));
@@ -331,6 +332,7 @@ fn compare_occlusion_measures_both_ways_with_the_occluded() {
             "--shadows",
             "off",
             "--compare-occlusion",
+            "--exact-visibility",
         ],
         &[("--json", &json), ("--csv", &csv)],
     );
@@ -354,6 +356,20 @@ fn compare_occlusion_measures_both_ways_with_the_occluded() {
         "the occluded are exactly the ones not drawn"
     );
     assert_eq!(on[0]["after_cut_wall_ms"].as_array().map(Vec::len), Some(3));
+    // The exact visibility count: every drawn instance shows, is hidden or
+    // covers no sample; what occlusion culling hid is among the hidden;
+    // the same instances show with it on and off (the same picture).
+    let exact = |r: &Value, key: &str| r["exact"][key].as_u64().expect(key);
+    for r in [on[0], off[0]] {
+        let sum = exact(r, "visible") + exact(r, "occluded") + exact(r, "covering_none");
+        assert_eq!(sum, r["visible"].as_u64().unwrap(), "{r}");
+    }
+    assert!(exact(off[0], "occluded") >= occluded, "{}", off[0]);
+    assert_eq!(exact(on[0], "visible"), exact(off[0], "visible"));
+    assert!(
+        stdout.contains("a perfect occlusion culler would draw"),
+        "{stdout}"
+    );
     let ratios = v["ratios"]["occlusion_over_off"]
         .as_array()
         .expect("ratios");
@@ -361,6 +377,10 @@ fn compare_occlusion_measures_both_ways_with_the_occluded() {
     assert!(ratios[0]["triangles"].as_f64().unwrap() <= 1.0);
     let csv = std::fs::read_to_string(&csv).expect("csv");
     assert!(csv.lines().next().unwrap().contains(",occluded,aa,"));
+    assert!(
+        csv.lines().skip(1).all(|l| !l.ends_with(",,,,,")),
+        "the exact counts in every row: {csv}"
+    );
     assert!(csv.lines().any(|l| l.contains(",occlusion-off,")));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -73,8 +73,8 @@ pub struct BenchArgs {
     pub compare_occlusion: bool,
     /// After the measured frames, draw each instance in view alone against
     /// the last frame's depth and count those with a sample showing: what
-    /// a perfect occlusion culler would draw (`exact_visible`,
-    /// `exact_triangles`; vat only, one renderer, the cull pass on).
+    /// a perfect occlusion culler would draw (`exact` in the JSON, the
+    /// `exact_*` columns; vat only, one renderer, the cull pass on).
     #[arg(long)]
     pub exact_visibility: bool,
     #[command(flatten)]

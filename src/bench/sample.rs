@@ -6,7 +6,7 @@ use super::frame::{Frame, sum_some};
 use super::report::{ExactCounts, ModelDraws, RunResult};
 use super::stats::Percentiles;
 use super::{BenchError, percentiles};
-use crate::render::{CullStats, Renderer, TechniqueKind, UnseenCasters};
+use crate::render::{CullStats, RenderError, Renderer, TechniqueKind, UnseenCasters};
 use indicatif::ProgressBar;
 
 /// Per-frame samples of one run: times in milliseconds, uploads in bytes.
@@ -103,7 +103,21 @@ impl Run<'_> {
             .collect::<Result<Vec<_>, _>>()?;
         let exact = match renderers {
             [one] if self.exact_visibility && one.technique_kind() == TechniqueKind::Vat => {
-                Some(one.exact_visibility(frame.view)?)
+                match one.exact_visibility(frame.view) {
+                    Ok(e) => Some(e),
+                    // A run it cannot count (the crowd not culled): said,
+                    // and left without the counts.
+                    Err(RenderError::ExactVisibility(why)) => {
+                        bar.suspend(|| {
+                            eprintln!(
+                                "--exact-visibility: no counts for {} × {}: {why}",
+                                self.technique, self.count
+                            )
+                        });
+                        None
+                    }
+                    Err(e) => return Err(e.into()),
+                }
             }
             _ => None,
         };

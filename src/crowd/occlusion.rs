@@ -12,9 +12,9 @@
 //! impostor's bounding sphere is boxed in view space first: its atlas view
 //! may reach past the box, never past the sphere), by the projection the
 //! early pass drew with (TAA's jitter included), and the rectangle looked
-//! up at the mip where it spans at most [`TEST_TEXELS`] texels a side; the
-//! instance is occluded when the nearest depth of its bounds is behind the
-//! farthest depth of those texels. (At most 2×2, as first built, hid a
+//! up at the mip where it is at most [`TEST_TEXELS`] texels wide and high;
+//! the instance is occluded when the nearest depth of its bounds is behind
+//! the farthest depth of the texels it straddles there. (At most 2×2, as first built, hid a
 //! fifth to a half fewer horses at eye level: a coarser mip's texel
 //! reaches further past the rectangle, over what shows behind.)
 
@@ -41,8 +41,9 @@ pub const PHASE_LATE_UNTESTED: u32 = 3;
 pub const SURVIVORS_HEADER: u32 = 4;
 pub const SURVIVOR_WORDS: u32 = 4;
 
-/// The most texels a side a rectangle spans at the mip it is looked up at
-/// (at most 16 texels read).
+/// A rectangle is looked up at the mip where its width and height are at
+/// most this many texels; where it does not start on a texel's edge it
+/// straddles one more (at most 5 × 5 texels read).
 pub const TEST_TEXELS: u32 = 4;
 
 /// Words after the regions' arguments: the occluded count (phase 2), the
@@ -283,7 +284,7 @@ impl OcclusionUniform {
         })
     }
 
-    /// The mip where `rect` spans at most [`TEST_TEXELS`] texels a side.
+    /// The mip where `rect` is at most [`TEST_TEXELS`] texels wide and high.
     pub fn mip_for(&self, rect: &ScreenRect) -> usize {
         let span = (rect.max[0] - rect.min[0]).max(rect.max[1] - rect.min[1]) + 1;
         let mut m = 0;
