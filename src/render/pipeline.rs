@@ -102,6 +102,8 @@ pub struct TargetPipeline<'a> {
     pub buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
     pub primitive: wgpu::PrimitiveState,
     pub writes: Writes,
+    /// The depth bias of what it draws (none but the ground's).
+    pub bias: wgpu::DepthBiasState,
 }
 
 pub fn target_pipeline(
@@ -125,7 +127,10 @@ pub fn target_pipeline(
             buffers: spec.buffers,
         },
         primitive: spec.primitive,
-        depth_stencil: Some(targets.depth_state(spec.writes == Writes::All)),
+        depth_stencil: Some(wgpu::DepthStencilState {
+            bias: spec.bias,
+            ..targets.depth_state(spec.writes == Writes::All)
+        }),
         multisample: targets.multisample(),
         fragment: Some(wgpu::FragmentState {
             module: &module,

@@ -263,6 +263,7 @@ pub fn crowd_pipeline(
                     ..Default::default()
                 },
                 writes,
+                bias: Default::default(),
             },
             targets,
         )
