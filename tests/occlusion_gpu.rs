@@ -107,14 +107,22 @@ fn views(opening: Camera, model_size: f32) -> Vec<(String, Camera)> {
     out
 }
 
-/// The pixels a sequence's pictures with and without occlusion may differ
-/// by: where two instances meet at exactly the same depth, the one drawn
-/// last wins (LessEqual), and the order within a visible list is the order
-/// its atomics gave, which differs between runs and between the one pass
-/// without occlusion and the two with it. Seen once in CI: one pixel of
-/// 20,736 in a frame that occluded nothing. Anything occlusion loses shows
-/// as more, and the drawn and occluded counts are checked exactly.
+/// The pixels a frame's, and a view's three frames', pictures with and
+/// without occlusion may differ by: where two instances meet at exactly
+/// the same depth, the one drawn last wins (LessEqual), and the order
+/// within a visible list is the order its atomics gave, which differs
+/// between runs and between the one pass without occlusion and the two
+/// with it. Seen once in CI: one pixel of 20,736 in a frame that occluded
+/// nothing. On an NVIDIA H200 (five runs) one or two pixels in 5 to 8 of
+/// the 168 frames, every one a frame that occluded nothing, up to 2 in a
+/// view and 3 in a sequence. Anything occlusion loses shows as more: a
+/// pixel lost in every frame is 3 a view (with TAA, whose history carries
+/// a tie into the view's next frames, a view counts its worst frame) and 8
+/// a sequence; and the drawn and occluded counts are checked exactly.
 const TIES: usize = 2;
+
+/// The most a whole sequence (8 views) may differ by.
+const SEQUENCE_TIES: usize = 4;
 
 #[test]
 fn occlusion_culling_draws_the_same_image() {
@@ -151,6 +159,7 @@ fn occlusion_culling_draws_the_same_image() {
             // cut's does not fit), the next two with its own (the third
             // leaves out what the second found hidden).
             for (name, camera) in views(opening, model_size) {
+                let mut view_differ = 0;
                 for frame in 0..3 {
                     let s = settings(2.0 + frame as f64 * 0.05);
                     on.camera = camera;
@@ -183,14 +192,25 @@ fn occlusion_culling_draws_the_same_image() {
                         n <= TIES,
                         "{choice:?} behaviour {behaviour}, {name}, frame {frame}: {n} pixels differ"
                     );
-                    differ += n;
+                    // With TAA a tie stays in the history for the view's
+                    // next frames: the view counts its worst frame once.
+                    view_differ = match aa {
+                        Aa::Taa => view_differ.max(n),
+                        _ => view_differ + n,
+                    };
                 }
+                assert!(
+                    view_differ <= TIES,
+                    "{choice:?} behaviour {behaviour}, {name}: {view_differ} pixels differ over \
+                     its frames"
+                );
+                differ += view_differ;
             }
             if choice == ModelChoice::Horse {
                 assert!(occluded_any > 0, "the sequence should occlude something");
             }
             assert!(
-                differ <= TIES,
+                differ <= SEQUENCE_TIES,
                 "{choice:?} behaviour {behaviour}: {differ} pixels differ over the sequence"
             );
         }
