@@ -15,7 +15,8 @@
 #      against the skinning techniques (compute skinning among them),
 #      shadows off and on;
 #   4. then, while time is left: the VAT precisions, culling and LOD at up
-#      to 1,000,000, the bake timings.
+#      to 1,000,000, occlusion culling behind the herd and what a perfect
+#      culler would draw inside it, the bake timings.
 #
 #   scripts/gpu-bench.sh OUTDIR
 #
@@ -127,10 +128,13 @@ step aa 30 --techniques vat,skinning --counts 10000,100000 "${herd[@]}" --aa taa
 # 3b. Is VAT worth it? (docs/benchmarks.md): VAT against the skinning
 # techniques, the compute-skinning pair among them (their skin pass is timed
 # apart: technique_gpu_ms), shadows off and on, 1,000 to 100,000 horses.
+# Impostors off: the bench's camera frames the whole crowd, where every
+# horse would otherwise be the same impostor quad whatever the technique.
 for shadows in off on; do
     step "worth-shadows-$shadows" 30 \
         --techniques vat,skinning,bone-texture,compute-skinning,compute-bone-texture \
-        --counts 1000,10000,100000 --frames 20 --warmup 3 --size "$size" --shadows "$shadows"
+        --counts 1000,10000,100000 --frames 20 --warmup 3 --size "$size" --shadows "$shadows" \
+        --impostors off
 done
 # 4. While time is left.
 for precision in f16 packed f32; do
@@ -139,6 +143,14 @@ for precision in f16 packed f32; do
 done
 step culling 40 --techniques vat,static --counts 10000,100000,1000000 --frames "$frames" \
     --warmup "$warmup" --size "$size" --compare-culling
+# Occlusion culling behind the herd at eye level (impostors on and off), and
+# what a perfect culler would draw inside it.
+for imp in on off; do
+    step "occlusion-behind-imp$imp" 30 --techniques vat --counts 30000,1000000 "${herd[@]}" \
+        --compare-occlusion --camera 180,1,6 --impostors "$imp"
+done
+step exact-eye 40 --techniques vat --counts 30000,1000000 "${view[@]}" --frames 1 --warmup 3 \
+    --compare-occlusion --exact-visibility --camera 90,1,4
 left=$((total - ($(date +%s) - started)))
 if [ "$left" -gt 20 ]; then
     timeout "$left" "$bin" bench --bake --reps 3 --json "$out/bake.json" 2>&1 | tee "$out/bake.txt" || true
