@@ -102,8 +102,11 @@ pub struct TargetPipeline<'a> {
     pub buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
     pub primitive: wgpu::PrimitiveState,
     pub writes: Writes,
-    /// The depth bias of what it draws (none but the ground's).
-    pub bias: wgpu::DepthBiasState,
+    /// Fails the depth test where the depth is already the same (`Less`),
+    /// instead of passing (the targets' `LessEqual`): the ground's, so
+    /// that a hoof standing on it keeps the samples where the two meet
+    /// whether the ground is drawn before or after it.
+    pub loses_ties: bool,
 }
 
 pub fn target_pipeline(
@@ -117,6 +120,10 @@ pub fn target_pipeline(
     if spec.writes == Writes::Nothing {
         Targets::mask_colour(&mut colour);
     }
+    let mut depth = targets.depth_state(spec.writes == Writes::All);
+    if spec.loses_ties {
+        depth.depth_compare = Some(wgpu::CompareFunction::Less);
+    }
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(spec.label),
         layout: Some(spec.layout),
@@ -127,10 +134,7 @@ pub fn target_pipeline(
             buffers: spec.buffers,
         },
         primitive: spec.primitive,
-        depth_stencil: Some(wgpu::DepthStencilState {
-            bias: spec.bias,
-            ..targets.depth_state(spec.writes == Writes::All)
-        }),
+        depth_stencil: Some(depth),
         multisample: targets.multisample(),
         fragment: Some(wgpu::FragmentState {
             module: &module,

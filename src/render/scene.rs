@@ -22,7 +22,7 @@ impl Scene {
             bind_group_layouts: &[Some(frame_layout)],
             immediate_size: 0,
         });
-        let pipeline = |shader: ModuleSpec, writes: Writes, bias| {
+        let pipeline = |shader: ModuleSpec, writes: Writes, loses_ties| {
             let spec = TargetPipeline {
                 label: shader.name,
                 layout: &layout,
@@ -30,24 +30,19 @@ impl Scene {
                 buffers: &[],
                 primitive: wgpu::PrimitiveState::default(),
                 writes,
-                bias,
+                loses_ties,
             };
             target_pipeline(device, &spec, targets)
         };
         // A hoof on the ground meets it at the same depth. The ground is
         // drawn after the crowd in one scene pass but before phase 2's
         // crowd with occlusion culling (its depth hides too), and the
-        // depth test keeps the later of two equal depths: pushed back by
-        // the least step, the ground loses every such tie whatever the
-        // order, so the picture is the same either way.
-        let ground_bias = wgpu::DepthBiasState {
-            constant: 1,
-            slope_scale: 0.0,
-            clamp: 0.0,
-        };
+        // crowd's depth test keeps the later of two equal depths; the
+        // ground's keeps the earlier, so the hoof keeps every such sample
+        // whatever the order, and the picture is the same either way.
         Self {
-            ground: pipeline(shaders::GROUND, Writes::All, ground_bias),
-            sky: pipeline(shaders::SKY, Writes::Colour, Default::default()),
+            ground: pipeline(shaders::GROUND, Writes::All, true),
+            sky: pipeline(shaders::SKY, Writes::Colour, false),
         }
     }
 

@@ -263,7 +263,7 @@ pub fn crowd_pipeline(
                     ..Default::default()
                 },
                 writes,
-                bias: Default::default(),
+                loses_ties: false,
             },
             targets,
         )
