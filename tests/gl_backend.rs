@@ -8,7 +8,8 @@
 //! GL's `%` of a negative integer differs from WGSL's (the atlas cell was
 //! chosen half a turn away). Each case renders the same herd on both
 //! backends of this machine's driver and compares the pictures (and that
-//! the crowd is in them).
+//! the crowd is in them). The exact visibility count, which GL's
+//! conservative occlusion queries would overstate, is refused there.
 
 mod gpu_common;
 use gpu_common as common;
@@ -231,4 +232,26 @@ fn gl_draws_impostors_as_vulkan_does() {
             crowd.failed
         );
     }
+}
+
+/// wgpu's GL backend makes occlusion queries ANY_SAMPLES_PASSED_CONSERVATIVE,
+/// which may say a sample passed where none did: the exact visibility count
+/// would call hidden instances shown, so GL refuses it and says why.
+#[test]
+fn gl_refuses_the_exact_visibility_count() {
+    let Some(gl) = common::backend_or_skip("gl_backend exact visibility", wgpu::Backends::GL)
+    else {
+        return;
+    };
+    let loaded = load(&ModelChoice::Horse, 15.0, Precision::F16, None).expect("horse");
+    let mut config = RendererConfig::for_model(&loaded, SIZE.0, SIZE.1, 200, 1, headless::FORMAT);
+    config.targets = TargetOptions {
+        aa: Aa::Msaa,
+        keep_depth: true,
+        ..Default::default()
+    };
+    let mut view = Headless::new(gl, &loaded.model, &loaded.vat, &config).expect("renderer");
+    view.render(&FrameSettings::default()).expect("render");
+    let err = view.exact_visibility().expect_err("refused on GL");
+    assert!(err.to_string().contains("GL backend"), "{err}");
 }

@@ -97,12 +97,13 @@ impl ExactVisibility {
 }
 
 /// Where a probe pass's depth test starts from.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Against {
+#[derive(Clone, Copy)]
+enum Against<'a> {
     /// The frame's final depth: the samples where the instance shows.
     Frame,
-    /// A cleared depth: the samples the instance covers, alone.
-    Nothing,
+    /// A cleared depth (this one, not the frame's): the samples the
+    /// instance covers, alone.
+    Nothing(&'a wgpu::TextureView),
 }
 
 /// What a probe pass draws each entry with.
@@ -122,8 +123,9 @@ impl Renderer {
     /// the depth kept (`TargetOptions::keep_depth`, which builds those
     /// pipelines), the cull pass's lists, the VAT technique (the techniques
     /// draw the same picture, which the tests check), first instances in
-    /// indirect draws (the impostors' draws) and MSAA. Call before the next frame;
-    /// the frame's colour is left as it is, its depth is not.
+    /// indirect draws (the impostors' draws), MSAA and a backend whose
+    /// queries count exactly (not GL's). Call before the next frame; the
+    /// frame's colour and depth are left as they are.
     pub fn exact_visibility(
         &self,
         target: &wgpu::TextureView,
@@ -134,6 +136,11 @@ impl Renderer {
             Some("the frame was not culled (it needs the cull pass's lists)")
         } else if self.technique.kind() != TechniqueKind::Vat {
             Some("it draws with the vat technique only")
+        } else if self.gpu.info.backend == wgpu::Backend::Gl {
+            // wgpu's GL backend asks for ANY_SAMPLES_PASSED_CONSERVATIVE,
+            // which may answer yes where no sample passed: a hidden
+            // instance would count as showing.
+            Some("the GL backend's occlusion queries may count samples that did not pass")
         } else if !self.culler.multi_draw {
             Some("the adapter has no first instance in indirect draws")
         } else if self.targets.samples < 2 {
@@ -222,14 +229,11 @@ impl Renderer {
             label: Some("exact visibility"),
         });
         self.probe_passes(&mut encoder, target, &probes, Against::Frame, &resolved, 0);
-        self.probe_passes(
-            &mut encoder,
-            target,
-            &probes,
-            Against::Nothing,
-            &resolved,
-            half,
-        );
+        // Against nothing in a depth of its own: the frame's stays as it
+        // is, so a second count of the same frame counts the same.
+        let alone = self.targets.scratch_depth(device);
+        let against = Against::Nothing(&alone);
+        self.probe_passes(&mut encoder, target, &probes, against, &resolved, half);
         encoder.copy_buffer_to_buffer(&resolved, 0, &read, 0, 2 * half);
         self.gpu.queue.submit([encoder.finish()]);
         let data = crate::gpu::read_buffer(device, &read, 2 * half)?;
@@ -252,7 +256,7 @@ impl Renderer {
         encoder: &mut wgpu::CommandEncoder,
         target: &wgpu::TextureView,
         probes: &Probes<'_>,
-        against: Against,
+        against: Against<'_>,
         resolved: &wgpu::Buffer,
         at: u64,
     ) {
@@ -269,21 +273,27 @@ impl Renderer {
             {
                 let attachments = self.scene_attachments(target, false, false);
                 let bound = 1 + attachments[1].is_some() as usize;
-                let depth_ops = match against {
-                    Against::Frame => wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
-                    },
-                    Against::Nothing => wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(1.0),
-                        store: wgpu::StoreOp::Discard,
-                    },
+                let (depth, depth_ops) = match against {
+                    Against::Frame => (
+                        &self.targets.depth,
+                        wgpu::Operations {
+                            load: wgpu::LoadOp::Load,
+                            store: wgpu::StoreOp::Store,
+                        },
+                    ),
+                    Against::Nothing(alone) => (
+                        alone,
+                        wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(1.0),
+                            store: wgpu::StoreOp::Discard,
+                        },
+                    ),
                 };
                 let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                     label: Some("exact visibility pass"),
                     color_attachments: &attachments[..bound],
                     depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                        view: &self.targets.depth,
+                        view: depth,
                         depth_ops: Some(depth_ops),
                         stencil_ops: None,
                     }),

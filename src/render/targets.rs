@@ -171,6 +171,27 @@ impl Targets {
         }
     }
 
+    /// A depth attachment of the targets' size and samples apart from
+    /// theirs, for a pass whose depth must not touch the frame's.
+    pub fn scratch_depth(&self, device: &wgpu::Device) -> wgpu::TextureView {
+        device
+            .create_texture(&wgpu::TextureDescriptor {
+                label: Some("scratch depth"),
+                size: wgpu::Extent3d {
+                    width: self.width.max(1),
+                    height: self.height.max(1),
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: self.samples,
+                dimension: wgpu::TextureDimension::D2,
+                format: DEPTH_FORMAT,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                view_formats: &[],
+            })
+            .create_view(&Default::default())
+    }
+
     pub fn resize(&mut self, device: &wgpu::Device, width: u32, height: u32) {
         if (width, height) != (self.width, self.height) {
             (self.width, self.height) = (width, height);
