@@ -117,7 +117,10 @@ struct VertexIn {
 };
 
 struct VertexOut {
-    @builtin(position) clip_pos: vec4<f32>,
+    // Invariant: the same vertex lands at the same depth in every pipeline
+    // that draws it (the exact visibility count's probes test against the
+    // frame's depth with LessEqual).
+    @invariant @builtin(position) clip_pos: vec4<f32>,
     @location(0) world_pos: vec3<f32>,
     @location(1) normal: vec3<f32>,
     @location(2) uv: vec2<f32>,

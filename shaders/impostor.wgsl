@@ -24,7 +24,8 @@ override atlas_msaa: u32 = 0u;
 @group(3) @binding(0) var<storage, read> impostor_visible: array<u32>;
 
 struct ImpostorOut {
-    @builtin(position) clip_pos: vec4<f32>,
+    // Invariant, as the meshes' (crowd.wgsl's VertexOut).
+    @invariant @builtin(position) clip_pos: vec4<f32>,
     // Within the cell, 0..1, top left first.
     @location(0) uv: vec2<f32>,
     // The point on the quad (world).
