@@ -357,14 +357,20 @@ fn compare_occlusion_measures_both_ways_with_the_occluded() {
     );
     assert_eq!(on[0]["after_cut_wall_ms"].as_array().map(Vec::len), Some(3));
     // The exact visibility count: every drawn instance shows, is hidden or
-    // covers no sample; what occlusion culling hid is among the hidden;
-    // the same instances show with it on and off (the same picture).
+    // covers no sample; what occlusion culling hid is among the hidden or
+    // covers no sample (a horse too small to reach one may be behind
+    // others too); the same instances show with it on and off (the same
+    // picture).
     let exact = |r: &Value, key: &str| r["exact"][key].as_u64().expect(key);
     for r in [on[0], off[0]] {
         let sum = exact(r, "visible") + exact(r, "occluded") + exact(r, "covering_none");
         assert_eq!(sum, r["visible"].as_u64().unwrap(), "{r}");
     }
-    assert!(exact(off[0], "occluded") >= occluded, "{}", off[0]);
+    assert!(
+        exact(off[0], "occluded") + exact(off[0], "covering_none") >= occluded,
+        "{}",
+        off[0]
+    );
     assert_eq!(exact(on[0], "visible"), exact(off[0], "visible"));
     assert!(
         stdout.contains("a perfect occlusion culler would draw"),

@@ -116,9 +116,10 @@ fn views(opening: Camera, model_size: f32) -> Vec<(String, Camera)> {
 /// nothing. On an NVIDIA H200 (five runs) one or two pixels in 3 to 8 of
 /// the 168 frames, every one a frame that occluded nothing, up to 2 in a
 /// view and 3 in a sequence. Anything occlusion loses shows as more: a
-/// pixel lost in every frame is 3 a view (with TAA, whose history carries
-/// a tie into the view's next frames, a view counts its worst frame) and 8
-/// a sequence; and the drawn and occluded counts are checked exactly.
+/// pixel lost in every frame is 3 a view, and with TAA (whose history
+/// carries a tie into the view's next frames, so a view counts its worst
+/// frame) 8 a sequence; and the drawn and occluded counts are checked
+/// exactly.
 const TIES: usize = 2;
 
 /// The most a whole sequence (8 views) may differ by.

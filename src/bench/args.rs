@@ -74,7 +74,9 @@ pub struct BenchArgs {
     /// After the measured frames, draw each instance in view alone against
     /// the last frame's depth and count those with a sample showing: what
     /// a perfect occlusion culler would draw (`exact` in the JSON, the
-    /// `exact_*` columns; vat only, one renderer, the cull pass on).
+    /// `exact_*` columns; vat only, one renderer, the cull pass on). Its
+    /// runs keep each frame's depth for it, so their times also pay for
+    /// storing it: compare them with each other, not with other runs.
     #[arg(long)]
     pub exact_visibility: bool,
     #[command(flatten)]
