@@ -107,26 +107,36 @@ impl Targets {
         self.taa_color = v.taa_color;
     }
 
+    /// A view of a new texture of the targets' size.
+    fn texture(
+        &self,
+        device: &wgpu::Device,
+        label: &str,
+        format: wgpu::TextureFormat,
+        samples: u32,
+        usage: wgpu::TextureUsages,
+    ) -> wgpu::TextureView {
+        device
+            .create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size: wgpu::Extent3d {
+                    width: self.width.max(1),
+                    height: self.height.max(1),
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: samples,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage,
+                view_formats: &[],
+            })
+            .create_view(&Default::default())
+    }
+
     fn make(&self, device: &wgpu::Device) -> Views {
-        let size = wgpu::Extent3d {
-            width: self.width.max(1),
-            height: self.height.max(1),
-            depth_or_array_layers: 1,
-        };
-        let texture = |label, format, samples, usage| {
-            device
-                .create_texture(&wgpu::TextureDescriptor {
-                    label: Some(label),
-                    size,
-                    mip_level_count: 1,
-                    sample_count: samples,
-                    dimension: wgpu::TextureDimension::D2,
-                    format,
-                    usage,
-                    view_formats: &[],
-                })
-                .create_view(&Default::default())
-        };
+        let texture =
+            |label, format, samples, usage| self.texture(device, label, format, samples, usage);
         let samples = self.samples;
         let attachment = wgpu::TextureUsages::RENDER_ATTACHMENT;
         // Single-sample targets can also be copied out (the tests read
@@ -174,22 +184,8 @@ impl Targets {
     /// A depth attachment of the targets' size and samples apart from
     /// theirs, for a pass whose depth must not touch the frame's.
     pub fn scratch_depth(&self, device: &wgpu::Device) -> wgpu::TextureView {
-        device
-            .create_texture(&wgpu::TextureDescriptor {
-                label: Some("scratch depth"),
-                size: wgpu::Extent3d {
-                    width: self.width.max(1),
-                    height: self.height.max(1),
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: self.samples,
-                dimension: wgpu::TextureDimension::D2,
-                format: DEPTH_FORMAT,
-                usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-                view_formats: &[],
-            })
-            .create_view(&Default::default())
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
+        self.texture(device, "scratch depth", DEPTH_FORMAT, self.samples, usage)
     }
 
     pub fn resize(&mut self, device: &wgpu::Device, width: u32, height: u32) {
