@@ -113,7 +113,8 @@ fn views(opening: Camera, model_size: f32) -> Vec<(String, Camera)> {
 /// within a visible list is the order its atomics gave, which differs
 /// between runs and between the one pass without occlusion and the two
 /// with it. Seen once in CI: one pixel of 20,736 in a frame that occluded
-/// nothing. On an NVIDIA H200 (five runs) one or two pixels in 3 to 8 of
+/// nothing. On an NVIDIA H200 (five runs, the ground then pushed back by a
+/// depth bias rather than losing ties) one or two pixels in 3 to 8 of
 /// the 168 frames, every one a frame that occluded nothing, up to 2 in a
 /// view and 3 in a sequence. Anything occlusion loses shows as more: a
 /// pixel lost in every frame is 3 a view, and with TAA (whose history
