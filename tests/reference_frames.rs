@@ -1,0 +1,45 @@
+//! Reference frames: the pictures and counts of a matrix of views, each
+//! compared with what the renderer drew when the matrix was recorded.
+//!
+//! The matrix: every technique × six ways through the cull pass (culling
+//! off; culling alone; culling and LOD; with impostors; occlusion culling
+//! with and without impostors) × shadows off and on, for each scenario
+//! (the horse's herd, a band, its track, the bird's flock, a standing
+//! crowd, a packed bake, and scenes of two and three models) under 4×
+//! MSAA and under TAA. One renderer per scenario and anti-aliasing draws
+//! its views in a fixed order, switching live (the way the panel does),
+//! two frames each (occlusion culling's first phase and TAA's history
+//! need the frame before); the second frame is what is compared, with
+//! its culling counts, drawn instances, draw calls and upload bytes.
+//!
+//! A picture is compared by a 64-bit FNV-1a hash of its pixels: byte for
+//! byte, except where the same binary draws it differently from run to
+//! run (`reference_common::UNSTABLE`; its counts are still compared). Two runs are recorded, each in its own file under
+//! `tests/reference/`: `quick` (every technique and every cull path at
+//! least once in each scenario, the subset the test suite runs) and
+//! `full` (the whole matrix, run with `STAMPEDE_REFERENCE=full`).
+//! `STAMPEDE_REFERENCE_RECORD=1` writes the file instead of comparing;
+//! `STAMPEDE_REFERENCE_PNG=DIR` also writes every picture there.
+
+mod gpu_common;
+mod reference_common;
+
+use reference_common::*;
+
+#[test]
+fn the_reference_frames_are_drawn_again() {
+    let Some(gpu) = gpu_common::gpu_or_skip("reference_frames") else {
+        return;
+    };
+    let run = std::env::var("STAMPEDE_REFERENCE").unwrap_or_else(|_| "quick".into());
+    let full = match run.as_str() {
+        "quick" => false,
+        "full" => true,
+        other => panic!("STAMPEDE_REFERENCE={other}: quick or full"),
+    };
+    let Some(models) = Models::load() else {
+        return;
+    };
+    let records = draw_matrix(&gpu, &models, full);
+    check_or_record(&run, &records);
+}
