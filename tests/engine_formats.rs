@@ -235,6 +235,8 @@ fn houdini_files_decode_to_cpu_skinning_through_sidefx_labs_soft_body_graph() {
                 rot: read_exr(&folder.join(format!("{stem}_rot.exr"))),
             };
             assert!(frac(reader.bound_max.z * 10.0) >= 0.5, "{stem}: HDR flag");
+            // One of SideFX Labs' presets, which readers match exactly.
+            assert_eq!(data["Axis System"], "Left-Handed Y-Up", "{stem}");
             let mesh = read_stream(&folder.join(format!("{stem}_mesh.glb")));
             let frames = reader.frame_count as u32;
             for f in 1..=frames {

@@ -28,6 +28,9 @@ use std::path::{Path, PathBuf};
 pub const MAX_SIDE: u32 = 8192;
 /// The folder inside the export.
 pub const FOLDER: &str = "houdini";
+/// The axis preset SideFX Labs' exporter writes for Unity (its other one,
+/// "Left-Handed Z-Up", is Unreal's); tools reading the file match it.
+pub const AXIS_SYSTEM: &str = "Left-Handed Y-Up";
 /// The HDR flag added to Bound Max Z.
 pub const HDR_FLAG: f32 = 0.075;
 
@@ -234,7 +237,8 @@ fn data_json(
     let (lo, hi) = (lo.to_array().map(num), hi.to_array().map(num));
     serde_json::json!([{
         "Name": stem,
-        "Axis System": "Unity: left-handed, Y up (the glTF's -x, y, z), model units",
+        "Axis System": AXIS_SYSTEM,
+        "Axes": "the glTF's -x, y, z in model units (a glTF importer for Unity's axes)",
         "Bound Max X": hi[0], "Bound Max Y": hi[1], "Bound Max Z": hi[2],
         "Bound Min X": lo[0], "Bound Min Y": lo[1], "Bound Min Z": lo[2],
         "Houdini FPS": num(clip.fps),
