@@ -48,7 +48,7 @@ use model_gpu::ModelGpu;
 pub use scene::Scene;
 pub use shadow::ShadowMaps;
 use std::sync::Arc;
-pub use targets::Targets;
+pub use targets::{DEPTH_FORMAT, Targets};
 pub use techniques::vat::{VatResources, clip_table};
 pub use techniques::{
     BuildContext, CrowdDraw, CrowdPass, CrowdViews, FrameContext, PassStats, Prepared, Technique,
@@ -57,8 +57,6 @@ pub use techniques::{
 pub use techniques::{shader_modules, shader_source};
 pub use timing::{GpuTimer, History};
 pub use unseen_casters::UnseenCasters;
-
-pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
 /// The scene, the crowd and the active technique.
 pub struct Renderer {
@@ -209,7 +207,6 @@ impl Renderer {
             targets: &targets,
             frame_layout: &frame_layout,
             visible_layout: culler.draw_layout(),
-            lod: &lod,
         })?;
         let layout = CrowdSpec {
             motion: config.motion,
@@ -273,10 +270,6 @@ impl Renderer {
             mixed: None,
             gpu,
         })
-    }
-
-    pub fn technique_name(&self) -> &'static str {
-        self.technique_kind().label()
     }
 
     /// The active technique itself (for the GPU tests).
@@ -406,11 +399,6 @@ impl Renderer {
         &self.model_cpu
     }
 
-    /// The VAT the renderer was built from.
-    pub fn vat(&self) -> &Arc<Vat> {
-        &self.vat
-    }
-
     /// The herd or flock.
     pub fn behaviour(&self) -> &Behaviour {
         &self.behaviour
@@ -489,7 +477,6 @@ impl Renderer {
             targets: &self.targets,
             frame_layout: &self.frame_layout,
             visible_layout: self.culler.draw_layout(),
-            lod: &self.lod,
         }
     }
 }

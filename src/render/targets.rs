@@ -1,9 +1,12 @@
 //! What the renderer draws into: colour format, anti-aliasing (MSAA
 //! samples, or TAA's own colour target), depth and the velocity target.
 
-use super::DEPTH_FORMAT;
 use crate::crowd::motion::Aa;
 use crate::gpu::GpuContext;
+
+/// The depth format of every depth attachment: the frame's, the shadow
+/// maps', the impostor bake's.
+pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
 /// The velocity target's format: the screen motion in UV units.
 pub const VELOCITY_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rg16Float;

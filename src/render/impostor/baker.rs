@@ -16,7 +16,7 @@ use wgpu::util::DeviceExt;
 pub const ALBEDO_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 /// The normal and depth's format.
 pub const NORMAL_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
-pub(super) const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+pub(super) use crate::render::targets::DEPTH_FORMAT;
 
 /// Per atlas layer: the clip and its time (mirrors `BakeLayer` in
 /// shaders/impostor_atlas.wgsl), one per [`JOB_STRIDE`] bytes.

@@ -26,7 +26,6 @@ use super::gpu_data::VatClipGpu;
 use super::model_gpu::ModelGpu;
 use crate::Model;
 use crate::crowd::FrameUniform;
-use crate::lod::LodChain;
 use crate::vat::Vat;
 use std::sync::Arc;
 
@@ -228,9 +227,6 @@ pub struct BuildContext<'a> {
     pub frame_layout: &'a wgpu::BindGroupLayout,
     /// Group 3 of the crowd pipelines: the cull pass's visible list.
     pub visible_layout: &'a wgpu::BindGroupLayout,
-    /// The mesh levels the cull pass draws (index ranges over the model's
-    /// vertex stream).
-    pub lod: &'a LodChain,
 }
 
 /// What `prepare` did.

@@ -188,7 +188,7 @@ impl CrowdPipelines {
 }
 
 /// The shadow maps' depth format.
-pub const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+pub use crate::render::targets::DEPTH_FORMAT as SHADOW_FORMAT;
 
 /// How every caster pipeline writes a shadow map: nearest depth, no bias
 /// (the receivers offset their lookups instead).
