@@ -29,6 +29,7 @@ use stampede::crowd::FrameSettings;
 use stampede::crowd::motion::Aa;
 use stampede::crowd::setup::{Loaded, ModelChoice, load};
 use stampede::render::headless::{self, Headless};
+use stampede::render::mixed::SceneModel;
 use stampede::render::targets::TargetOptions;
 use stampede::render::{RendererConfig, TechniqueKind};
 use stampede::vat::Precision;
@@ -46,6 +47,9 @@ static COUNTING: AtomicBool = AtomicBool::new(false);
 static TRACING: AtomicBool = AtomicBool::new(false);
 static COUNT: AtomicUsize = AtomicUsize::new(0);
 static CAPTURED: Mutex<Vec<Backtrace>> = Mutex::new(Vec::new());
+/// Held by each test while it runs: the count is global (an allocation
+/// on another test's thread would be counted), so the tests take turns.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 thread_local! {
     static IN_HOOK: Cell<bool> = const { Cell::new(false) };
@@ -246,6 +250,7 @@ fn target_options(behaviour: bool) -> Vec<TargetOptions> {
 /// table or the flock step allocates per frame.
 #[test]
 fn steady_state_frames_do_not_allocate() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     // wgpu_core's debug builds capture a `Backtrace` at every snatch-lock
     // acquisition when RUST_BACKTRACE/RUST_LIB_BACKTRACE enable backtraces
     // (not in release builds): it would deadlock with this allocator's
@@ -255,7 +260,6 @@ fn steady_state_frames_do_not_allocate() {
     // environment (the renderer is built below).
     unsafe { std::env::set_var("RUST_LIB_BACKTRACE", "0") };
     let mut failures = Vec::new();
-    let mut report = Vec::new();
     for (name, choice) in [("horse", ModelChoice::Horse), ("bird", ModelChoice::Bird)] {
         let prepared = load(&choice, 10.0, Precision::F16, None).expect("the model bakes");
         for (behaviour, targets) in [false, true]
@@ -265,41 +269,106 @@ fn steady_state_frames_do_not_allocate() {
             let Some(mut view) = view_for(&prepared, behaviour, targets) else {
                 return;
             };
-            let mut time = 0.0;
-            for &kind in TechniqueKind::ALL {
-                view.renderer.set_technique(kind).expect("technique builds");
-                warm_up(&mut view, &mut time, prepared.clip);
-                let tally = count_frames(&mut view, &mut time, prepared.clip);
-                let per_frame = |n: usize| n as f64 / COUNTED as f64;
-                let theirs: Vec<String> = tally
-                    .by_crate
-                    .iter()
-                    .filter(|(k, _)| *k != "stampede")
-                    .map(|(k, n)| format!("{k} {}", per_frame(*n)))
-                    .collect();
-                let line = format!(
-                    "{name:5} behaviour {:3} {:4} {:14} ours {:5.2}/frame  theirs {:6.2}/frame ({})",
-                    if behaviour { "on" } else { "off" },
-                    targets.aa.label(),
-                    kind.label(),
-                    per_frame(tally.ours()),
-                    per_frame(tally.theirs()),
-                    theirs.join(", ")
-                );
-                eprintln!("{line}");
-                for (symbol, n) in &tally.ours {
-                    eprintln!("    ours: {} × {symbol}", per_frame(*n));
-                }
-                report.push(line.clone());
-                if per_frame(tally.ours()) > OURS_PER_FRAME {
-                    failures.push(format!("{line}: {:?}", tally.ours));
-                }
-            }
+            let what = format!(
+                "{name:5} behaviour {:3} {:4}",
+                if behaviour { "on" } else { "off" },
+                targets.aa.label(),
+            );
+            count_every_technique(&mut view, prepared.clip, &what, false, &mut failures);
         }
     }
     assert!(
         failures.is_empty(),
         "our code allocates per frame:\n{}",
+        failures.join("\n")
+    );
+}
+
+/// Counts `COUNTED` frames of every technique, pushing a line to
+/// `failures` for each that allocates in our code. A technique that
+/// refuses the view fails the test unless `may_refuse` (then it is said
+/// and skipped: the CPU technique draws one model of a scene).
+fn count_every_technique(
+    view: &mut Headless,
+    clip: Option<u32>,
+    what: &str,
+    may_refuse: bool,
+    failures: &mut Vec<String>,
+) {
+    let mut time = 0.0;
+    for &kind in TechniqueKind::ALL {
+        if let Err(e) = view.renderer.set_technique(kind) {
+            assert!(may_refuse, "{what} {}: {e}", kind.label());
+            eprintln!("{what} {:14} not drawn: {e}", kind.label());
+            continue;
+        }
+        warm_up(view, &mut time, clip);
+        let tally = count_frames(view, &mut time, clip);
+        let per_frame = |n: usize| n as f64 / COUNTED as f64;
+        let theirs: Vec<String> = tally
+            .by_crate
+            .iter()
+            .filter(|(k, _)| *k != "stampede")
+            .map(|(k, n)| format!("{k} {}", per_frame(*n)))
+            .collect();
+        let line = format!(
+            "{what} {:14} ours {:5.2}/frame  theirs {:6.2}/frame ({})",
+            kind.label(),
+            per_frame(tally.ours()),
+            per_frame(tally.theirs()),
+            theirs.join(", ")
+        );
+        eprintln!("{line}");
+        for (symbol, n) in &tally.ours {
+            eprintln!("    ours: {} × {symbol}", per_frame(*n));
+        }
+        if per_frame(tally.ours()) > OURS_PER_FRAME {
+            failures.push(format!("{line}: {:?}", tally.ours));
+        }
+    }
+}
+
+/// The same for a scene of two models (the horse's and the bird's crowds
+/// in one renderer), behaviour off and on, culling on with shadows (the
+/// scene's cull pass runs for the camera and every cascade). Fails when
+/// the scene's cull parameters, model table or behaviour allocate per
+/// frame.
+#[test]
+fn steady_state_scene_frames_do_not_allocate() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    // As above: no library backtraces under this allocator.
+    // SAFETY: set before this test starts any thread that reads the
+    // environment (the renderer is built below).
+    unsafe { std::env::set_var("RUST_LIB_BACKTRACE", "0") };
+    let horse = load(&ModelChoice::Horse, 10.0, Precision::F16, None).expect("the horse bakes");
+    let bird = load(&ModelChoice::Bird, 10.0, Precision::F16, None).expect("the bird bakes");
+    let mut failures = Vec::new();
+    for behaviour in [false, true] {
+        let Some(gpu) = common::gpu_or_skip("scene frame allocations") else {
+            return;
+        };
+        let mut config = RendererConfig::for_model(&horse, 64, 48, 20, SEED, headless::FORMAT);
+        if behaviour {
+            config.behaviour = BehaviourSettings::on();
+        }
+        config.shadows.enabled = true;
+        let scene = [
+            SceneModel {
+                loaded: &horse,
+                count: 12,
+            },
+            SceneModel {
+                loaded: &bird,
+                count: 8,
+            },
+        ];
+        let mut view = Headless::new_scene(gpu, &scene, &config).expect("renderer");
+        let what = format!("scene behaviour {:3}", if behaviour { "on" } else { "off" });
+        count_every_technique(&mut view, horse.clip, &what, true, &mut failures);
+    }
+    assert!(
+        failures.is_empty(),
+        "our code allocates per frame in a scene:\n{}",
         failures.join("\n")
     );
 }

@@ -36,6 +36,8 @@ pub struct FlockSim {
     bind_groups: [wgpu::BindGroup; 2],
     pipelines: Vec<wgpu::ComputePipeline>,
     cells: u32,
+    /// The cells the grid buffers hold ([`grid_room`]: at least `cells`).
+    grid_cells: u32,
     /// Bumped when the state buffers are replaced (bind groups that read them
     /// must be rebuilt).
     pub generation: u64,
@@ -81,6 +83,7 @@ impl FlockSim {
             bind_groups,
             pipelines,
             cells,
+            grid_cells: grid_room(&params, count),
             generation: 0,
         };
         sim.write_new(queue, 0, count);
@@ -213,14 +216,14 @@ impl FlockSim {
         &self.params
     }
 
-    /// Changes the parameters from the next step on (the grid is rebuilt when
-    /// its size changes).
+    /// Changes the parameters from the next step on (the grid's buffers
+    /// grow when it needs more cells than they hold).
     pub fn set_params(&mut self, device: &wgpu::Device, params: FlockParams) {
         self.params = params;
-        let cells = params.uniform(self.count, 0.0).grid_dims[3];
-        if cells != self.cells {
-            self.cells = cells;
-            self.grid = Self::grid_buffers(device, self.capacity, cells);
+        self.cells = params.uniform(self.count, 0.0).grid_dims[3];
+        if self.cells > self.grid_cells {
+            self.grid_cells = grid_room(&params, self.count);
+            self.grid = Self::grid_buffers(device, self.capacity, self.grid_cells);
             self.bind_groups = Self::bind_groups(
                 device,
                 &self.layout,
@@ -253,7 +256,7 @@ impl FlockSim {
             queue.submit([encoder.finish()]);
             self.states = states;
             self.capacity = capacity;
-            self.grid = Self::grid_buffers(device, capacity, self.cells);
+            self.grid = Self::grid_buffers(device, capacity, self.grid_cells);
             self.bind_groups = Self::bind_groups(
                 device,
                 &self.layout,
@@ -339,4 +342,13 @@ impl FlockSim {
         let data = read_buffer(device, &staging, bytes)?;
         Ok(bytemuck::pod_collect_to_vec(&data))
     }
+}
+
+/// The cells a grid of `params`' box gets room for: one more along each
+/// axis, since a box that moves (a scene's flock follows its herd) rounds
+/// to a cell more or fewer from frame to frame, and its buffers and bind
+/// groups are not made again each time it does.
+fn grid_room(params: &FlockParams, count: u32) -> u32 {
+    let [x, y, z, _] = params.uniform(count, 0.0).grid_dims;
+    (x + 1) * (y + 1) * (z + 1)
 }

@@ -5,6 +5,7 @@
 
 use super::{CullSource, Culler, RegionLayout};
 use crate::crowd::cull::{CullModel, CullUniform, CullView, MAX_LEVELS};
+use crate::crowd::scene::MAX_SCENE_MODELS;
 use crate::lod::LodLevel;
 
 impl Culler {
@@ -47,24 +48,30 @@ impl Culler {
         culler
     }
 
-    /// The scene's models, when the pass culls several.
-    pub fn sources(&self) -> &[CullSource] {
-        &self.sources
-    }
-
-    /// The parameters of a scene's pass for `view`.
+    /// The parameters of a scene's pass for `view` (on the stack: the
+    /// pass runs for every view of every frame).
     pub(super) fn scene_uniform(&self, view: &CullView, count: u32, region: u32) -> CullUniform {
-        let usable: Vec<_> = self
-            .sources
-            .iter()
-            .map(|s| self.usable_levels(&s.levels))
-            .collect();
-        let models: Vec<CullModel<'_>> = self
-            .sources
-            .iter()
-            .zip(&usable)
-            .enumerate()
-            .map(|(m, (s, (errors, levels, far_level)))| CullModel {
+        let n = self.sources.len().min(MAX_SCENE_MODELS);
+        let usable: [_; MAX_SCENE_MODELS] = std::array::from_fn(|m| match self.sources.get(m) {
+            Some(s) => self.usable_levels(&s.levels),
+            None => ([0.0; MAX_LEVELS], 0, 0),
+        });
+        let models: [CullModel<'_>; MAX_SCENE_MODELS] = std::array::from_fn(|m| {
+            let (errors, levels, far_level) = &usable[m];
+            let Some(s) = self.sources.get(m) else {
+                return CullModel {
+                    sphere: (glam::Vec3::ZERO, 0.0),
+                    half: glam::Vec3::ZERO,
+                    level_error: &[],
+                    nearest_error: 0.0,
+                    far_level: 0,
+                    chain_levels: 0,
+                    first_region: 0,
+                    impostor_region: 0,
+                    hidden: true,
+                };
+            };
+            CullModel {
                 sphere: s.bounds.sphere,
                 half: s.bounds.half,
                 level_error: &errors[..(*levels).clamp(1, MAX_LEVELS)],
@@ -74,12 +81,12 @@ impl Culler {
                 first_region: self.regions.first_region(m),
                 impostor_region: self.regions.impostor_region(m),
                 hidden: self.hidden_models >> m & 1 != 0,
-            })
-            .collect();
+            }
+        });
         CullUniform::new_scene(
             view,
             &self.settings,
-            &models,
+            &models[..n],
             count,
             region,
             self.impostors_ready,
