@@ -160,3 +160,33 @@ fn three_models_render_with_every_technique() {
     view.render(&settings).expect("VAT draws on");
     view.renderer.gpu.check().expect("no device error");
 }
+
+/// A scene whose second model has morph targets (the horse first, then
+/// the Khronos morph cube): the bone-matrix techniques, which ignore
+/// morphs, say so for the scene, not only when its first model has them;
+/// VAT, which bakes them, does not.
+#[test]
+fn a_later_models_ignored_morphs_are_reported() {
+    let Some(gpu) = common::gpu_or_skip("mixed_techniques_gpu") else {
+        return;
+    };
+    let Some(cube) = shared::shared_model("AnimatedMorphCube.gltf") else {
+        return;
+    };
+    let mut loaded = models();
+    loaded.truncate(1);
+    loaded
+        .push(load(&ModelChoice::File(cube), 30.0, Precision::F16, None).expect("the cube bakes"));
+    assert!(loaded[0].model.morphs.is_empty() && !loaded[1].model.morphs.is_empty());
+    let mut view = scene_with(gpu, &loaded, &[6, 4], false);
+    assert!(
+        !view.renderer.costs().morphs_ignored,
+        "VAT bakes the morphs"
+    );
+    for kind in [TechniqueKind::Skinning, TechniqueKind::ComputeSkinning] {
+        view.renderer
+            .set_technique(kind)
+            .expect("builds for a scene");
+        assert!(view.renderer.costs().morphs_ignored, "{kind}");
+    }
+}

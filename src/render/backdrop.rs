@@ -6,12 +6,12 @@ use super::pipeline::{TargetPipeline, Writes, target_pipeline};
 use super::shaders::{self, ModuleSpec};
 
 /// The ground and sky pipelines.
-pub struct Scene {
+pub struct Backdrop {
     ground: wgpu::RenderPipeline,
     sky: wgpu::RenderPipeline,
 }
 
-impl Scene {
+impl Backdrop {
     pub fn new(
         device: &wgpu::Device,
         targets: &Targets,

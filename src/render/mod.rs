@@ -1,14 +1,14 @@
-//! The crowd renderer: the scene (sky, ground, light, fog) and one technique
+//! The crowd renderer: the backdrop (sky, ground, light, fog) and one technique
 //! that draws the whole crowd from a shared instance buffer.
 //!
 //! `Model → Vat → VatResources + ModelGpu + CrowdBuffer → one draw`.
 
+pub mod backdrop;
 pub mod behaviour;
 pub mod camera;
 mod config;
 pub mod crowd_buffer;
 pub mod cull;
-mod encode;
 pub mod exact_visibility;
 pub mod flock_sim;
 mod framing;
@@ -24,7 +24,7 @@ pub mod offscreen;
 mod passes;
 pub mod pipeline;
 pub mod post;
-pub mod scene;
+mod readouts;
 pub mod shaders;
 pub mod shadow;
 pub mod skin_data;
@@ -38,6 +38,7 @@ use crate::crowd::{BehaviourSettings, CountError, CrowdSpec, FrameSettings, Fram
 use crate::gpu::GpuContext;
 use crate::lod::LodChain;
 use crate::vat::Vat;
+pub use backdrop::Backdrop;
 pub use behaviour::{Behaviour, BehaviourKind};
 pub use camera::{Camera, CameraSpec};
 pub use config::{RenderError, RendererConfig};
@@ -45,7 +46,6 @@ pub use crowd_buffer::CrowdBuffer;
 pub use cull::{CullStats, Culler};
 use gpu_data::VatClipGpu;
 use model_gpu::ModelGpu;
-pub use scene::Scene;
 pub use shadow::ShadowMaps;
 use std::sync::Arc;
 pub use targets::{DEPTH_FORMAT, Targets};
@@ -58,13 +58,13 @@ pub use techniques::{shader_modules, shader_source};
 pub use timing::{GpuTimer, History};
 pub use unseen_casters::UnseenCasters;
 
-/// The scene, the crowd and the active technique.
+/// The backdrop, the crowd and the active technique.
 pub struct Renderer {
     pub gpu: Arc<GpuContext>,
     pub targets: Targets,
     frame_buffer: wgpu::Buffer,
     frame_layout: wgpu::BindGroupLayout,
-    scene: Scene,
+    backdrop: Backdrop,
     pub model: ModelGpu,
     pub crowd: CrowdBuffer,
     /// The herd or the flock, bound next to the crowd.
@@ -169,7 +169,7 @@ impl Renderer {
             mapped_at_creation: false,
         });
         let frame_layout = shadow::frame_layout(device);
-        let scene = Scene::new(device, &targets, &frame_layout);
+        let backdrop = Backdrop::new(device, &targets, &frame_layout);
         let lod = match &config.lod_chain {
             Some(chain) if chain.options == config.lod => chain.clone(),
             _ => Arc::new(crate::lod::build(model, vat, &config.lod)),
@@ -242,7 +242,7 @@ impl Renderer {
             targets,
             frame_buffer,
             frame_layout,
-            scene,
+            backdrop,
             model: model_gpu,
             crowd,
             technique,
@@ -324,7 +324,9 @@ impl Renderer {
             shadow_gpu_ms: self.shadow_gpu_ms(),
             cap: t.cap(),
             pass: t.pass_stats(),
-            morphs_ignored: t.ignores_morphs() && !self.model_cpu.morphs.is_empty(),
+            // Any model's morphs: a scene's first model may have none.
+            morphs_ignored: t.ignores_morphs()
+                && self.members.iter().any(|m| !m.model.morphs.is_empty()),
             ..self.costs
         }
     }
@@ -442,7 +444,7 @@ impl Renderer {
         );
         self.targets.generation = generation;
         let device = &self.gpu.device;
-        self.scene = Scene::new(device, &self.targets, &self.frame_layout);
+        self.backdrop = Backdrop::new(device, &self.targets, &self.frame_layout);
         if let Some(old) = self.impostors.take() {
             self.impostors = Some(self.impostor_pass(old.atlas));
         }

@@ -362,10 +362,10 @@ impl Renderer {
         }
         frame.cpu_s += started.elapsed().as_secs_f64();
         if first {
-            self.scene.draw_ground(&mut pass);
+            self.backdrop.draw_ground(&mut pass);
         }
         if last {
-            self.scene.draw_sky(&mut pass);
+            self.backdrop.draw_sky(&mut pass);
         }
         if let (true, Some(v)) = (pyramid_view, &self.pyramid_view) {
             v.draw(&mut pass, (self.targets.width, self.targets.height));

@@ -1,6 +1,6 @@
-//! The renderer's frame settings and what its passes report: culling and
-//! shadow settings, the cull pass's and cascades' counts read back late,
-//! GPU times. The frame itself is recorded by `passes.rs`.
+//! The renderer's switches and readouts: culling and shadow settings, the
+//! cull pass's and cascades' counts read back late, GPU times. The frame
+//! itself is recorded by `passes.rs`.
 
 use super::{Camera, PassStats, Renderer};
 use crate::crowd::cull::{CullSettings, CullView};
@@ -89,10 +89,20 @@ impl Renderer {
             levels: 1,
             ..Default::default()
         };
-        s.visible[0] = drawn;
-        s.triangles[0] = drawn as u64 * (self.model.index_count / 3) as u64;
-        s.model_visible[0] = s.visible[0];
-        s.model_triangles[0] = s.triangles[0];
+        // Each model's instances at its own full detail, in the crowd's
+        // order (a cap keeps the first `drawn`).
+        let mut left = drawn;
+        for (m, member) in self.members.iter().enumerate().take(s.model_visible.len()) {
+            let count = match &self.mixed {
+                Some(scene) => scene.counts[m].min(left),
+                None => left,
+            };
+            left -= count;
+            s.model_visible[m] = count;
+            s.model_triangles[m] = count as u64 * member.model.triangle_count() as u64;
+            s.visible[0] += count;
+            s.triangles[0] += s.model_triangles[m];
+        }
         s
     }
 
