@@ -137,7 +137,7 @@ fn mesh_glb_read_back_is_the_bakes_vertex_stream_in_the_rest_pose() {
 }
 
 /// The texel `(layer, x, row)` a lookup UV names for frame `f` of a clip,
-/// by README's formula.
+/// by docs/formats.md's formula.
 fn texel_of(uv: Vec2, vat: &Vat, clip: &vat::VatClip, f: u32) -> usize {
     let l = &vat.layout;
     let x = (uv.x * l.width as f32).floor() as usize;

@@ -1,4 +1,4 @@
-//! The web example (`examples/web/`, three.js, written from README's
+//! The web example (`examples/web/`, three.js, written from docs/formats.md's
 //! description of the export) plays Stampede's own export in headless
 //! Chromium; its frame must match Stampede's render of the same instances,
 //! time and camera. Stampede draws with its crowd and again without it (no

@@ -1,4 +1,4 @@
-// Stampede's bake export, read as README.md ("The bake export format")
+// Stampede's bake export, read as docs/formats.md ("The bake export format")
 // describes it: vat.json, mesh.glb (TEXCOORD_1 = the lookup), and the
 // position and normal EXRs. One material draws a crowd of instances, each
 // with its own clip, rate and time offset.
@@ -17,7 +17,7 @@ async function loadJson(url) {
 
 // The layers of one texture as a float texture array. three's EXRLoader
 // hands back the file's rows bottom first (WebGL's order), so row r of
-// README's addressing (0 = the file's top row) is array row height-1-r.
+// docs/formats.md's addressing (0 = the file's top row) is array row height-1-r.
 async function loadLayers(base, files, layout) {
   const loader = new EXRLoader().setDataType(THREE.FloatType);
   const { width, height } = layout;
@@ -81,7 +81,7 @@ const vertexShader = /* glsl */ `
     bool looping = info.w > 0.5;
     float layer = clipLayers[c];
 
-    // README's time to frame: clip time, wrapped or clamped, to a
+    // docs/formats.md's time to frame: clip time, wrapped or clamped, to a
     // fractional frame; lerp the two stored frames around it.
     float t = time * rate + offset;
     t = looping ? mod(t, duration) : clamp(t, 0.0, duration);

@@ -4,7 +4,7 @@
 //! the far field's impostor atlas,
 //! and the staging folder that makes an export appear whole or not at all.
 //! Plain data and files; no GPU code. The formats are documented in
-//! README.md.
+//! docs/formats.md.
 
 mod frames;
 mod glb;

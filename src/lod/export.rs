@@ -1,7 +1,7 @@
 //! The chain on disk: `lod_indices.bin` (every level's indices,
 //! little-endian u32, level after level) and the `lod` section of
 //! `vat.json` that says where each level starts. The format is documented
-//! in README.md.
+//! in docs/formats.md.
 
 use super::LodChain;
 use serde::Serialize;

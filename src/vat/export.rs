@@ -1,6 +1,6 @@
 //! `stampede bake`: the textures as OpenEXR (16-bit PNG for the packed
 //! precision) plus a `vat.json` table that another engine can read. The
-//! format is documented in README.md.
+//! format is documented in docs/formats.md.
 
 use super::{ErrorReport, Layout, Precision, Texels, Vat, VatClip, packed};
 use crate::Aabb;
@@ -65,8 +65,8 @@ struct VatJson<'a, E: Serialize> {
     extra: &'a E,
 }
 
-/// The previous frame's pose, spelled out for other engines (README.md,
-/// "Motion vectors from the export").
+/// The previous frame's pose, spelled out for other engines (docs/formats.md,
+/// "The previous frame's pose").
 #[derive(Serialize)]
 struct Motion {
     previous_pose: &'static str,

@@ -10,7 +10,7 @@
 //!   octahedron's edges, ±z included, are stored exactly.
 //!
 //! [`decode`] is written with the f32 operations a shader has, so a WGSL
-//! twin can mirror it step by step (README.md, "The bake export format").
+//! twin can mirror it step by step (docs/formats.md, "The bake export format").
 
 use crate::Aabb;
 use glam::{Vec2, Vec3};
