@@ -298,7 +298,8 @@ fn a_scene_array_samples_each_model_as_its_own_vat() {
         table.len(),
         vats.iter().map(|v| v.clips.len()).sum::<usize>()
     );
-    let scene = VatResources::with_table(&gpu.device, &gpu.queue, &combined, &table);
+    let clips = stampede::render::techniques::clip_buffer(&gpu.device, "scene clips", &table);
+    let scene = VatResources::with_clips(&gpu.device, &gpu.queue, &combined, clips);
     let mut checked = 0;
     for (m, vat) in vats.iter().enumerate() {
         let own = VatResources::new(&gpu.device, &gpu.queue, vat, &[]);

@@ -269,7 +269,7 @@ impl Renderer {
                     .fold(0.0f32, f32::max),
             })
             .collect();
-        let clip_buffer = super::techniques::clip_buffer(device, "cull clip table", &clip_table);
+        let clip_buffer = super::techniques::clip_buffer(device, "clip table", &clip_table);
         let mut culler = Culler::for_scene(device, &r.frame_layout, &clip_buffer, sources);
         culler.settings = config.cull;
         r.culler = culler;
@@ -299,6 +299,7 @@ impl Renderer {
             .collect();
         r.vat = Arc::new(combined);
         r.clip_table = clip_table;
+        r.clip_buffer = clip_buffer;
         let joining = super::mixed_behaviour::plan(models);
         r.behaviour = super::mixed_behaviour::scene_behaviour(
             device,

@@ -85,6 +85,9 @@ pub struct Renderer {
     /// for the count and aspect (as bits) it was measured at.
     follow_offset: Option<((u32, u32), glam::Vec3)>,
     clip_table: Vec<VatClipGpu>,
+    /// `clip_table` on the GPU, shared by the cull pass, the impostors and
+    /// the techniques.
+    clip_buffer: wgpu::Buffer,
     pub layout: CrowdSpec,
     pub timer: Option<GpuTimer>,
     /// The cull pass: visible lists, LOD choice, indirect arguments.
@@ -188,13 +191,8 @@ impl Renderer {
         let members = vec![techniques::members::Member::single(
             &model_cpu, &vat.clips, &lod,
         )];
-        let culler = Culler::new(
-            device,
-            &frame_layout,
-            &techniques::clip_buffer(device, "cull clip table", &clip_table),
-            vat.pose_bounds(),
-            &lod,
-        );
+        let clip_buffer = techniques::clip_buffer(device, "clip table", &clip_table);
+        let culler = Culler::new(device, &frame_layout, &clip_buffer, vat.pose_bounds(), &lod);
         let technique = TechniqueKind::default().build(&BuildContext {
             device,
             queue: &gpu.queue,
@@ -203,6 +201,7 @@ impl Renderer {
             members: &members,
             vat: &vat,
             clip_table: &clip_table,
+            clip_buffer: &clip_buffer,
             model_gpu: &model_gpu,
             targets: &targets,
             frame_layout: &frame_layout,
@@ -253,6 +252,7 @@ impl Renderer {
             outline: std::sync::OnceLock::new(),
             follow_offset: None,
             clip_table,
+            clip_buffer,
             layout,
             timer,
             culler,
@@ -318,6 +318,7 @@ impl Renderer {
                 + self.model.gpu_memory_bytes()
                 + self.behaviour.gpu_memory_bytes()
                 + self.culler.gpu_memory_bytes()
+                + self.clip_buffer.size()
                 + self.shadows.gpu_memory_bytes()
                 + self.impostors.as_ref().map_or(0, |i| i.gpu_memory_bytes()),
             gpu_ms: self.gpu_ms(),
@@ -392,7 +393,7 @@ impl Renderer {
             &self.targets,
             &self.frame_layout,
             self.culler.draw_layout(),
-            &techniques::clip_buffer(device, "impostor clip table", &self.clip_table),
+            &self.clip_buffer,
         )
     }
 
@@ -475,6 +476,7 @@ impl Renderer {
             members: &self.members,
             vat: &self.vat,
             clip_table: &self.clip_table,
+            clip_buffer: &self.clip_buffer,
             model_gpu: &self.model,
             targets: &self.targets,
             frame_layout: &self.frame_layout,

@@ -26,7 +26,7 @@ use super::palettes::PaletteSampler;
 use super::skinning::write_previous_count;
 use super::{
     BuildContext, CrowdDraw, CrowdGroup, CrowdPass, CrowdPipelines, CrowdViews, FrameContext,
-    MAX_VIEWS, PassStats, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd,
+    MAX_VIEWS, PassStats, Prepared, Technique, TechniqueKind, draw_crowd,
 };
 use crate::crowd::cull::INDEX_MASK;
 use crate::crowd::scene::{CrowdModelGpu, MAX_SCENE_MODELS};
@@ -138,7 +138,7 @@ impl<P: PaletteSource> ComputeSkinning<P> {
             source,
             palettes,
             skin: SkinData::new(device, ctx.members, "compute skinning skin data"),
-            clip_table: clip_buffer(device, "compute skinning clip table", ctx.clip_table),
+            clip_table: ctx.clip_buffer.clone(),
             pass,
             output: None,
             pipelines,

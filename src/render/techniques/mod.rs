@@ -222,6 +222,10 @@ pub struct BuildContext<'a> {
     pub vat: &'a Vat,
     /// The VAT's clip table as the shaders read it (with ground speeds).
     pub clip_table: &'a [VatClipGpu],
+    /// The same table on the GPU: one buffer, which the cull pass, the
+    /// impostors and the techniques bind (the bone techniques bind their
+    /// own, with their texture's rows).
+    pub clip_buffer: &'a wgpu::Buffer,
     pub model_gpu: &'a ModelGpu,
     pub targets: &'a Targets,
     pub frame_layout: &'a wgpu::BindGroupLayout,

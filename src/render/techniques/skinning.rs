@@ -5,7 +5,7 @@
 //! (`shaders/palette.wgsl`), in every pass that draws the instance. One draw.
 
 use super::palettes::PaletteSampler;
-use super::{BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd};
+use super::{BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, draw_crowd};
 use super::{CrowdDraw, CrowdPass, CrowdPipelines};
 use crate::render::RenderError;
 use crate::render::model_gpu::ModelGpu;
@@ -66,7 +66,7 @@ impl SkinningTechnique {
             cap: palettes.max_palettes(),
             palettes,
             skin: SkinData::new(device, ctx.members, "skinning skin data"),
-            clip_table: clip_buffer(device, "skinning clip table", ctx.clip_table),
+            clip_table: ctx.clip_buffer.clone(),
             layout,
             groups: [None, None],
             pipelines,
@@ -137,7 +137,7 @@ impl Technique for SkinningTechnique {
     }
 
     fn gpu_memory_bytes(&self) -> u64 {
-        self.palettes.gpu_bytes() + self.skin.bytes + self.clip_table.size()
+        self.palettes.gpu_bytes() + self.skin.bytes
     }
 
     fn cap(&self) -> Option<u32> {

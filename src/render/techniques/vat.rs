@@ -86,7 +86,6 @@ pub struct VatResources {
     pub clips: wgpu::Buffer,
     pub layout: wgpu::BindGroupLayout,
     pub bind_group: wgpu::BindGroup,
-    pub clip_count: u32,
     pub bytes: u64,
 }
 
@@ -103,15 +102,17 @@ impl VatResources {
         vat: &Vat,
         ground_speeds: &[f32],
     ) -> Self {
-        Self::with_table(device, queue, vat, &clip_table(vat, ground_speeds))
+        let table = clip_buffer(device, "vat clip table", &clip_table(vat, ground_speeds));
+        Self::with_clips(device, queue, vat, table)
     }
 
-    /// The VAT with an already built clip table.
-    pub fn with_table(
+    /// The VAT read through `clips`, a clip table already on the GPU (the
+    /// renderer's, which the cull pass and the impostors read too).
+    pub fn with_clips(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         vat: &Vat,
-        table: &[VatClipGpu],
+        clips: wgpu::Buffer,
     ) -> Self {
         let layers = crate::gpu::array_layers(device, vat.layout.layers);
         let size = wgpu::Extent3d {
@@ -163,7 +164,6 @@ impl VatResources {
             ..texture_entry(binding)
         };
         let float = wgpu::TextureSampleType::Float { filterable: false };
-        let clips = clip_buffer(device, "vat clip table", table);
         let (format, second_entry) = match vat.precision {
             Precision::F16 => (wgpu::TextureFormat::Rgba16Float, array_entry(1, float)),
             Precision::F32 => (wgpu::TextureFormat::Rgba32Float, array_entry(1, float)),
@@ -217,7 +217,6 @@ impl VatResources {
             clips,
             layout,
             bind_group,
-            clip_count: table.len() as u32,
             bytes: vat.total_bytes() as u64,
         }
     }
@@ -232,7 +231,8 @@ pub struct VatTechnique {
 
 impl Technique for VatTechnique {
     fn build(ctx: &BuildContext<'_>) -> Result<Self, RenderError> {
-        let resources = VatResources::with_table(ctx.device, ctx.queue, ctx.vat, ctx.clip_table);
+        let resources =
+            VatResources::with_clips(ctx.device, ctx.queue, ctx.vat, ctx.clip_buffer.clone());
         // A packed bake decodes in its own fetch (shaders/vat_packed.wgsl).
         let module = match ctx.vat.precision {
             Precision::Packed => crate::render::shaders::CROWD_VAT_PACKED,
@@ -277,6 +277,7 @@ impl Technique for VatTechnique {
     }
 
     fn gpu_memory_bytes(&self) -> u64 {
-        self.resources.bytes + self.resources.clips.size()
+        // The clip table is the renderer's, counted with the shared memory.
+        self.resources.bytes
     }
 }
