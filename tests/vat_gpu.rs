@@ -299,7 +299,17 @@ fn a_scene_array_samples_each_model_as_its_own_vat() {
         vats.iter().map(|v| v.clips.len()).sum::<usize>()
     );
     let clips = stampede::render::techniques::clip_buffer(&gpu.device, "scene clips", &table);
-    let scene = VatResources::with_clips(&gpu.device, &gpu.queue, &combined, clips);
+    // The renderer's upload: the header alone (no texels) and each
+    // model's own bake written to its place; and the CPU twin, the array
+    // combined on the CPU and uploaded whole.
+    let header = set.header(&refs).expect("f16");
+    assert_eq!(header.total_bytes(), 0, "the header keeps no texels");
+    let bakes: Vec<std::sync::Arc<Vat>> = vats.iter().cloned().map(std::sync::Arc::new).collect();
+    let source = stampede::render::techniques::vat::TexelSource::Set(&set, &bakes);
+    let scenes = [
+        VatResources::with_source(&gpu.device, &gpu.queue, &header, source, clips.clone()),
+        VatResources::with_clips(&gpu.device, &gpu.queue, &combined, clips),
+    ];
     let mut checked = 0;
     for (m, vat) in vats.iter().enumerate() {
         let own = VatResources::new(&gpu.device, &gpu.queue, vat, &[]);
@@ -327,14 +337,16 @@ fn a_scene_array_samples_each_model_as_its_own_vat() {
             }
         }
         let a = run_on(&gpu, &own, vat.precision, &alone);
-        let b = run_on(&gpu, &scene, combined.precision, &shared);
-        for (k, (x, y)) in a.iter().zip(&b).enumerate() {
-            assert_eq!(
-                x, y,
-                "model {m}, query {k}: alone {x:?}, in the scene {y:?}"
-            );
+        for (scene, how) in scenes.iter().zip(["uploaded per model", "combined"]) {
+            let b = run_on(&gpu, scene, combined.precision, &shared);
+            for (k, (x, y)) in a.iter().zip(&b).enumerate() {
+                assert_eq!(
+                    x, y,
+                    "model {m}, query {k}: alone {x:?}, in the scene ({how}) {y:?}"
+                );
+            }
+            checked += a.len();
         }
-        checked += a.len();
     }
     eprintln!("{checked} samples of 3 models equal through the scene's array");
 }

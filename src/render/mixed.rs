@@ -44,6 +44,9 @@ pub struct SceneState {
     pub ground_bounds: Aabb,
     /// The shared VAT array's plan.
     pub vat: VatSet,
+    /// Each model's own bake, which the array's textures are written from
+    /// (the renderer keeps no combined copy).
+    pub vats: Vec<Arc<Vat>>,
     /// Each model's impostor atlas layout and its own VAT, which the atlas
     /// is drawn from the first time a frame wants impostors.
     pub atlases: Vec<(Arc<AtlasLayout>, Arc<Vat>)>,
@@ -132,6 +135,7 @@ impl SceneState {
                 ground_bounds
             },
             vat,
+            vats: models.iter().map(|m| m.loaded.vat.clone()).collect(),
             atlases: models
                 .iter()
                 .map(|m| (m.loaded.impostor.clone(), m.loaded.vat.clone()))
@@ -211,7 +215,7 @@ impl Renderer {
             caps.max_texture_array_layers,
         )
         .map_err(|e| scene_error(&e))?;
-        let combined = set.combined(&vats).map_err(|e| scene_error(&e))?;
+        let header = set.header(&vats).map_err(|e| scene_error(&e))?;
         let chains: Vec<(u32, &crate::lod::LodChain)> = models
             .iter()
             .map(|m| (m.loaded.model.vertex_count() as u32, m.loaded.lod.as_ref()))
@@ -297,7 +301,7 @@ impl Renderer {
                 lod: m.loaded.lod.clone(),
             })
             .collect();
-        r.vat = Arc::new(combined);
+        r.vat = Arc::new(header);
         r.clip_table = clip_table;
         r.clip_buffer = clip_buffer;
         let joining = super::mixed_behaviour::plan(models);

@@ -202,6 +202,7 @@ impl Renderer {
             vat: &vat,
             clip_table: &clip_table,
             clip_buffer: &clip_buffer,
+            texels: techniques::vat::TexelSource::Own(&vat),
             model_gpu: &model_gpu,
             targets: &targets,
             frame_layout: &frame_layout,
@@ -477,6 +478,10 @@ impl Renderer {
             vat: &self.vat,
             clip_table: &self.clip_table,
             clip_buffer: &self.clip_buffer,
+            texels: match &self.mixed {
+                Some(scene) => techniques::vat::TexelSource::Set(&scene.vat, &scene.vats),
+                None => techniques::vat::TexelSource::Own(&self.vat),
+            },
             model_gpu: &self.model,
             targets: &self.targets,
             frame_layout: &self.frame_layout,

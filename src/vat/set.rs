@@ -208,6 +208,24 @@ impl VatSet {
         start..start + clip.rows as usize * layout.width as usize
     }
 
+    /// Hands each clip's rows of `texels` (positions or normals) from its
+    /// model's own bake to `write` with the bake's width: what one copy
+    /// puts at the clip's place (`vats` in the order the set was planned).
+    pub fn upload<V: std::ops::Deref<Target = Vat>>(
+        &self,
+        vats: &[V],
+        texels: fn(&Vat) -> &Texels,
+        mut write: impl FnMut(&SetClip, &[u8], u32),
+    ) {
+        let size = self.precision.bytes_per_texel();
+        for c in &self.clips {
+            let vat: &Vat = &vats[c.model as usize];
+            let range = self.source_range(c, &vat.layout);
+            let bytes = &texels(vat).bytes()[range.start * size..range.end * size];
+            write(c, bytes, vat.layout.width);
+        }
+    }
+
     /// The array's positions and normals built on the CPU from each
     /// model's VAT, copy by copy as the upload does (`vats` in the order
     /// the set was planned with). Unused texels stay zero.
@@ -244,12 +262,25 @@ impl VatSet {
     /// clip table). A packed bake decodes inside its model's bounds, which
     /// one texture cannot say for several models: refused.
     pub fn combined(&self, vats: &[&Vat]) -> Result<Vat, VatError> {
+        let (positions, normals) = self.combine(vats);
+        Ok(Vat {
+            positions,
+            normals,
+            ..self.header(vats)?
+        })
+    }
+
+    /// [`Self::combined`] without its texels: the array's layout, clips,
+    /// precision and bounds, what the renderer keeps of a scene's VAT while
+    /// each model's own bake is uploaded to its place in the array
+    /// (`render::techniques::vat::TexelSource::Set`). No second copy of the
+    /// texels is made.
+    pub fn header(&self, vats: &[&Vat]) -> Result<Vat, VatError> {
         if self.precision == Precision::Packed && vats.len() > 1 {
             return Err(VatError::Option(
                 "packed VATs decode inside each model's own bounds: a scene of several models is baked as f16 or f32".into(),
             ));
         }
-        let (positions, normals) = self.combine(vats);
         let mut clips = Vec::with_capacity(self.clips.len());
         for (m, vat) in vats.iter().enumerate() {
             clips.extend(self.placed_clips(m, vat));
@@ -274,8 +305,8 @@ impl VatSet {
             precision: self.precision,
             fps: vats[0].fps,
             bounds,
-            positions,
-            normals,
+            positions: Texels::zeroed(self.precision, 0),
+            normals: Texels::zeroed(self.precision, 0),
             report: Default::default(),
             bake_ms: vats.iter().map(|v| v.bake_ms).sum(),
             report_ms: vats.iter().map(|v| v.report_ms).sum(),

@@ -226,6 +226,9 @@ pub struct BuildContext<'a> {
     /// impostors and the techniques bind (the bone techniques bind their
     /// own, with their texture's rows).
     pub clip_buffer: &'a wgpu::Buffer,
+    /// Where `vat`'s texels come from (a scene's `vat` holds none: each
+    /// model's own bake is written to its place).
+    pub texels: vat::TexelSource<'a>,
     pub model_gpu: &'a ModelGpu,
     pub targets: &'a Targets,
     pub frame_layout: &'a wgpu::BindGroupLayout,

@@ -9,7 +9,19 @@ use super::{
     BuildContext, CrowdGroup, FrameContext, Prepared, Technique, TechniqueKind, clip_buffer, draw_crowd,
 };
 use crate::render::pipeline::{bind_group, storage_entry, texture_entry};
-use crate::vat::{Precision, Vat, VatClip, packed};
+use crate::vat::{Precision, Texels, Vat, VatClip, VatSet, packed};
+use std::sync::Arc;
+
+/// Where a VAT texture's texels come from.
+#[derive(Clone, Copy)]
+pub enum TexelSource<'a> {
+    /// The bake's own texels, as they are laid out.
+    Own(&'a Vat),
+    /// A scene's array: each clip's rows written from its model's own bake
+    /// (in the order the set was planned) to its place, one copy each; no
+    /// combined copy is made on the CPU.
+    Set(&'a VatSet, &'a [Arc<Vat>]),
+}
 use wgpu::util::DeviceExt;
 
 /// The clip table as the shader reads it.
@@ -114,13 +126,70 @@ impl VatResources {
         vat: &Vat,
         clips: wgpu::Buffer,
     ) -> Self {
+        Self::with_source(device, queue, vat, TexelSource::Own(vat), clips)
+    }
+
+    /// The VAT `vat` describes (its layout, clips, precision and bounds),
+    /// its texels taken from `source`.
+    pub fn with_source(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        vat: &Vat,
+        source: TexelSource<'_>,
+        clips: wgpu::Buffer,
+    ) -> Self {
         let layers = crate::gpu::array_layers(device, vat.layout.layers);
         let size = wgpu::Extent3d {
             width: vat.layout.width,
             height: vat.layout.height,
             depth_or_array_layers: layers,
         };
-        let upload = |label: &'static str, format, bytes: &[u8]| {
+        let descriptor = |label, format| wgpu::TextureDescriptor {
+            label: Some(label),
+            size,
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        };
+        let upload = |label: &'static str, format, texels: fn(&Vat) -> &Texels| {
+            let own = match source {
+                TexelSource::Own(own) => own,
+                TexelSource::Set(set, vats) => {
+                    // Unwritten texels (and spare layers) stay zero, as
+                    // `VatSet::combine` leaves them.
+                    let texture = device.create_texture(&descriptor(label, format));
+                    set.upload(vats, texels, |c, bytes, width| {
+                        queue.write_texture(
+                            wgpu::TexelCopyTextureInfo {
+                                texture: &texture,
+                                mip_level: 0,
+                                origin: wgpu::Origin3d {
+                                    x: 0,
+                                    y: c.first_row,
+                                    z: c.layer,
+                                },
+                                aspect: wgpu::TextureAspect::All,
+                            },
+                            bytes,
+                            wgpu::TexelCopyBufferLayout {
+                                offset: 0,
+                                bytes_per_row: Some(width * set.precision.bytes_per_texel() as u32),
+                                rows_per_image: Some(c.rows),
+                            },
+                            wgpu::Extent3d {
+                                width,
+                                height: c.rows,
+                                depth_or_array_layers: 1,
+                            },
+                        );
+                    });
+                    return texture;
+                }
+            };
+            let bytes = texels(own).bytes();
             // Spare layers (see `array_layers`) are zeros.
             let layer = bytes.len() / vat.layout.layers.max(1) as usize;
             let mut padded = Vec::new();
@@ -133,16 +202,7 @@ impl VatResources {
             };
             device.create_texture_with_data(
                 queue,
-                &wgpu::TextureDescriptor {
-                    label: Some(label),
-                    size,
-                    mip_level_count: 1,
-                    sample_count: 1,
-                    dimension: wgpu::TextureDimension::D2,
-                    format,
-                    usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-                    view_formats: &[],
-                },
+                &descriptor(label, format),
                 wgpu::util::TextureDataOrder::LayerMajor,
                 bytes,
             )
@@ -177,7 +237,7 @@ impl VatResources {
             label: Some("vat layout"),
             entries: &[array_entry(0, first_type), second_entry, storage_entry(2)],
         });
-        let positions = upload("vat positions", format, vat.positions.bytes());
+        let positions = upload("vat positions", format, |v| &v.positions);
         // The second binding: the normals texture, or the packed decode.
         let second = match vat.precision {
             Precision::Packed => Second::Packing(device.create_buffer_init(
@@ -190,7 +250,7 @@ impl VatResources {
                     usage: wgpu::BufferUsages::STORAGE,
                 },
             )),
-            _ => Second::Normals(upload("vat normals", format, vat.normals.bytes())),
+            _ => Second::Normals(upload("vat normals", format, |v| &v.normals)),
         };
         let positions_view = view(&positions, "vat positions view");
         let second_view;
@@ -217,7 +277,12 @@ impl VatResources {
             clips,
             layout,
             bind_group,
-            bytes: vat.total_bytes() as u64,
+            bytes: match source {
+                TexelSource::Own(own) => own.total_bytes() as u64,
+                TexelSource::Set(set, _) => {
+                    set.texture_bytes() * if vat.precision == Precision::Packed { 1 } else { 2 }
+                }
+            },
         }
     }
 }
@@ -231,8 +296,13 @@ pub struct VatTechnique {
 
 impl Technique for VatTechnique {
     fn build(ctx: &BuildContext<'_>) -> Result<Self, RenderError> {
-        let resources =
-            VatResources::with_clips(ctx.device, ctx.queue, ctx.vat, ctx.clip_buffer.clone());
+        let resources = VatResources::with_source(
+            ctx.device,
+            ctx.queue,
+            ctx.vat,
+            ctx.texels,
+            ctx.clip_buffer.clone(),
+        );
         // A packed bake decodes in its own fetch (shaders/vat_packed.wgsl).
         let module = match ctx.vat.precision {
             Precision::Packed => crate::render::shaders::CROWD_VAT_PACKED,
