@@ -5,6 +5,7 @@
 use super::{CASTER_STRIDE, ShadowMaps};
 use crate::crowd::Motion;
 use crate::crowd::cull::{CameraLod, CullView, Receivers};
+use crate::crowd::scene::CrowdModelGpu;
 use crate::crowd::shadow::{CameraFrustum, CasterBand, CasterUniform, fit_cascades};
 use crate::render::cull::{CullTarget, Culler};
 use crate::render::impostor::ImpostorPass;
@@ -15,18 +16,25 @@ use crate::render::techniques::{CrowdPass, CrowdViews, FrameContext, Technique};
 /// the bilinear comparison (1), rounded up.
 const LOOKUP_TEXELS: f32 = 5.0;
 
-/// Where the casters can be: from the ground up to a horse's height, or up
-/// to the flock's highest birds (the loops reach 13 model sizes, the
-/// simulated flock's box 16, which it may overshoot a little).
-fn caster_band(frame: &crate::crowd::FrameUniform) -> CasterBand {
-    let above = if frame.motion == Motion::Flock as u32 {
-        20.0
-    } else {
-        1.5
-    };
+/// Where the casters can be: from the ground up to the tallest model's
+/// height, or up to a flock's highest birds (the loops reach 13 model
+/// sizes, the simulated flock's box 16, which it may overshoot a little),
+/// over every model of `models` (the crowd's table).
+pub(crate) fn caster_band(ground_y: f32, models: &[CrowdModelGpu]) -> CasterBand {
+    let top = models
+        .iter()
+        .map(|m| {
+            let above = if m.motion == Motion::Flock as u32 {
+                20.0
+            } else {
+                1.5
+            };
+            m.model_size * above
+        })
+        .fold(0.0f32, f32::max);
     CasterBand {
-        ground: frame.ground_y,
-        top: frame.ground_y + frame.model_size * above,
+        ground: ground_y,
+        top: ground_y + top,
     }
 }
 
@@ -48,7 +56,7 @@ impl ShadowMaps {
             sun,
             &self.settings,
             self.maps.side,
-            caster_band(ctx.frame),
+            caster_band(ctx.frame.ground_y, ctx.models),
         );
         let enabled = self.settings.enabled;
         uniform.enabled = enabled as u32;
@@ -178,5 +186,31 @@ impl ShadowMaps {
             t.resolve(encoder);
         }
         calls
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(motion: Motion, model_size: f32) -> CrowdModelGpu {
+        CrowdModelGpu {
+            count: 10,
+            motion: motion as u32,
+            model_size,
+            ..CrowdModelGpu::default()
+        }
+    }
+
+    #[test]
+    fn the_band_reaches_every_models_casters() {
+        let horse = entry(Motion::Track, 2.0);
+        let bird = entry(Motion::Flock, 0.5);
+        assert_eq!(caster_band(0.0, &[horse]).top, 3.0);
+        assert_eq!(caster_band(0.0, &[bird]).top, 10.0);
+        // A flock over a herd: the birds' height, though the herd comes
+        // first (the frame of such a scene stands).
+        assert_eq!(caster_band(1.0, &[horse, bird]).top, 11.0);
+        assert_eq!(caster_band(1.0, &[horse, bird]).ground, 1.0);
     }
 }
