@@ -339,10 +339,9 @@ fn behaviour_view(choice: ModelChoice, count: u32, size: (u32, u32)) -> Option<(
     Some((view, prepared))
 }
 
-fn frame_at(view: &mut Headless, prepared: &Loaded, time: f64) -> FrameSettings {
+fn frame_at(view: &mut Headless, time: f64) -> FrameSettings {
     let s = FrameSettings {
         time,
-        clip: prepared.clip,
         ..FrameSettings::default()
     };
     view.camera = view.renderer.camera_at(s.time, s.playback);
@@ -360,17 +359,17 @@ fn render(view: &mut Headless, kind: TechniqueKind, s: &FrameSettings) -> RgbaIm
 #[test]
 fn the_same_seed_and_time_give_the_same_image() {
     for (choice, time) in [(ModelChoice::Horse, 14.3), (ModelChoice::Bird, 3.0)] {
-        let Some((mut a, prepared)) = behaviour_view(choice.clone(), 300, (256, 192)) else {
+        let Some((mut a, _)) = behaviour_view(choice.clone(), 300, (256, 192)) else {
             return;
         };
         let (mut b, _) = behaviour_view(choice.clone(), 300, (256, 192)).expect("second renderer");
-        let s = frame_at(&mut a, &prepared, time);
-        frame_at(&mut b, &prepared, time);
+        let s = frame_at(&mut a, time);
+        frame_at(&mut b, time);
         let first = a.render(&s).expect("render");
         // A frame in between must not change the result.
-        let halfway = frame_at(&mut b, &prepared, time * 0.5);
+        let halfway = frame_at(&mut b, time * 0.5);
         b.render(&halfway).expect("render");
-        frame_at(&mut b, &prepared, time);
+        frame_at(&mut b, time);
         let second = b.render(&s).expect("render");
         assert!(
             first.pixels == second.pixels,
@@ -390,10 +389,10 @@ fn the_same_seed_and_time_give_the_same_image() {
 #[test]
 fn every_technique_renders_the_living_crowd() {
     for choice in [ModelChoice::Horse, ModelChoice::Bird] {
-        let Some((mut view, prepared)) = behaviour_view(choice.clone(), 40, (192, 128)) else {
+        let Some((mut view, _)) = behaviour_view(choice.clone(), 40, (192, 128)) else {
             return;
         };
-        let s = frame_at(&mut view, &prepared, 7.2);
+        let s = frame_at(&mut view, 7.2);
         for &kind in TechniqueKind::ALL {
             let device = view.renderer.gpu.device.clone();
             let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
@@ -419,10 +418,10 @@ fn every_technique_renders_the_living_crowd() {
 /// The time is chosen so part of the herd is mid-crossfade.
 #[test]
 fn vat_and_live_skinning_agree_with_behaviour_on() {
-    let Some((mut view, prepared)) = behaviour_view(ModelChoice::Horse, 60, (320, 192)) else {
+    let Some((mut view, _)) = behaviour_view(ModelChoice::Horse, 60, (320, 192)) else {
         return;
     };
-    let s = frame_at(&mut view, &prepared, 12.1 + 0.43 / 30.0);
+    let s = frame_at(&mut view, 12.1 + 0.43 / 30.0);
     let vat = render(&mut view, TechniqueKind::Vat, &s);
     let skinning = render(&mut view, TechniqueKind::Skinning, &s);
     let bone = render(&mut view, TechniqueKind::BoneTexture, &s);

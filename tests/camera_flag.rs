@@ -65,7 +65,6 @@ fn camera_flag_matches_the_same_view_in_process() {
     let mut view = Headless::new(gpu, &loaded.model, &loaded.vat, &config).expect("renderer");
     let settings = FrameSettings {
         time: 1.5,
-        clip: loaded.clip,
         ..FrameSettings::default()
     };
     let spec: CameraSpec = SPEC.parse().unwrap();

@@ -25,8 +25,9 @@ const SEED: u64 = 3;
 fn setup(choice: ModelChoice, count: u32, size: (u32, u32)) -> Option<(Headless, Loaded)> {
     let gpu = common::gpu_or_skip("compute_skinning_gpu")?;
     let prepared = load(&choice, 30.0, Precision::F16, None).expect("the model bakes");
-    let config =
+    let mut config =
         RendererConfig::for_model(&prepared, size.0, size.1, count, SEED, headless::FORMAT);
+    config.clip = None;
     let view = Headless::new(gpu, &prepared.model, &prepared.vat, &config).expect("renderer");
     Some((view, prepared))
 }
@@ -35,7 +36,6 @@ fn setup(choice: ModelChoice, count: u32, size: (u32, u32)) -> Option<(Headless,
 fn settings() -> FrameSettings {
     FrameSettings {
         time: 1.0 + 0.43 / 30.0,
-        clip: None,
         ..FrameSettings::default()
     }
 }
@@ -293,7 +293,7 @@ fn a_caster_only_a_cascade_sees_is_skinned_and_shadows() {
     let Some((mut view, prepared)) = view_of(ModelChoice::Bird, 1) else {
         return;
     };
-    let s = still(0.77, &prepared);
+    let s = still(0.77);
     view.render(&s).expect("render");
     let frame = view.renderer.last_frame.expect("a frame was drawn");
     let bird = world_triangles(&prepared, &frame);

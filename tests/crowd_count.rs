@@ -37,6 +37,7 @@ fn count_changes_live() {
         behaviour: Default::default(),
         cull: Default::default(),
         lod: Default::default(),
+        clip: Some(0),
         lod_chain: None,
         impostor: None,
         shadows: Default::default(),
@@ -91,4 +92,65 @@ fn count_changes_live() {
     assert!(view.renderer.set_count(u32::MAX).is_err());
     assert_eq!(view.renderer.crowd.count(), 40);
     view.render(&settings).expect("render after refused counts");
+}
+
+/// Each model's instances are where the layout puts them after every
+/// change of any model's count: the kept ones not rewritten, the moved and
+/// new ones generated from their model's seed (checked against the rule
+/// itself on the CPU).
+#[test]
+fn each_models_instances_follow_the_counts() {
+    use stampede::crowd::{Instance, generate};
+    use stampede::render::crowd_buffer::{CrowdBuffer, scene_seed};
+    let Some(gpu) = common::gpu_or_skip("crowd_count") else {
+        return;
+    };
+    let max = gpu.caps.max_storage_buffer_binding_size;
+    let seed = 11;
+    let mut crowd =
+        CrowdBuffer::new(&gpu.device, &gpu.queue, seed, &[5, 7, 3], max).expect("crowd");
+    let steps: [&[u32]; 7] = [
+        &[5, 7, 3],
+        &[5, 7, 40],
+        &[5, 7, 2],
+        &[5, 7, 30],
+        &[9, 7, 30],
+        &[9, 1, 30],
+        &[2000, 1, 30],
+    ];
+    for counts in steps {
+        crowd
+            .set_counts(&gpu.device, &gpu.queue, counts)
+            .expect("counts");
+        let total: u32 = counts.iter().sum();
+        assert_eq!(crowd.count(), total);
+        assert_eq!(crowd.counts(), counts);
+        let size = std::mem::size_of::<Instance>() as u64;
+        let len = total as u64 * size;
+        let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("instances read back"),
+            size: len,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        encoder.copy_buffer_to_buffer(&crowd.buffer, 0, &staging, 0, len);
+        gpu.queue.submit([encoder.finish()]);
+        let bytes = gpu.read(&staging, len).expect("read back");
+        let got: &[Instance] = bytemuck::cast_slice(&bytes);
+        let want: Vec<Instance> = counts
+            .iter()
+            .enumerate()
+            .flat_map(|(m, &n)| (0..n).map(move |i| generate(scene_seed(seed, m), i)))
+            .collect();
+        assert!(
+            got == want.as_slice(),
+            "counts {counts:?}: the buffer is not each model's instances in order"
+        );
+    }
+    assert!(
+        crowd
+            .set_counts(&gpu.device, &gpu.queue, &[0, 0, 0])
+            .is_err()
+    );
 }

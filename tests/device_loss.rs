@@ -36,6 +36,7 @@ fn config(count: u32, behaviour: bool) -> RendererConfig {
         },
         cull: Default::default(),
         lod: Default::default(),
+        clip: Some(0),
         lod_chain: None,
         impostor: None,
         shadows: Default::default(),

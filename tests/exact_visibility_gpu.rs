@@ -30,6 +30,7 @@ fn view(loaded: &Loaded, occlusion: bool, impostors: bool, keep_depth: bool) -> 
     let gpu = common::gpu_or_skip("exact visibility")?;
     let mut config =
         RendererConfig::for_model(loaded, SIZE.0, SIZE.1, COUNT, SEED, headless::FORMAT);
+    config.clip = None;
     config.targets = TargetOptions {
         aa: Aa::Msaa,
         keep_depth,
@@ -51,7 +52,6 @@ fn view(loaded: &Loaded, occlusion: bool, impostors: bool, keep_depth: bool) -> 
 fn settle(v: &mut Headless) -> ExactVisibility {
     let s = FrameSettings {
         time: 2.0,
-        clip: None,
         ..FrameSettings::default()
     };
     for _ in 0..3 {
@@ -159,6 +159,7 @@ fn the_entries_past_one_query_set_are_counted() {
         return;
     };
     let mut config = RendererConfig::for_model(&loaded, 384, 216, 12_000, SEED, headless::FORMAT);
+    config.clip = None;
     config.targets = TargetOptions {
         aa: Aa::Msaa,
         keep_depth: true,

@@ -23,6 +23,7 @@ fn view(choice: ModelChoice, count: u32, size: (u32, u32)) -> Option<(Headless, 
     let loaded = load(&choice, 30.0, Precision::F16, None).expect("the model bakes");
     let mut config =
         RendererConfig::for_model(&loaded, size.0, size.1, count, SEED, headless::FORMAT);
+    config.clip = None;
     config.behaviour = BehaviourSettings::on();
     let mut view = Headless::new(gpu, &loaded.model, &loaded.vat, &config).expect("renderer");
     // The opening view at the time drawn (the herd has moved on by then).
@@ -33,7 +34,6 @@ fn view(choice: ModelChoice, count: u32, size: (u32, u32)) -> Option<(Headless, 
 fn settings() -> FrameSettings {
     FrameSettings {
         time: 4.0,
-        clip: None,
         ..FrameSettings::default()
     }
 }

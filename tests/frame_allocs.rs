@@ -29,7 +29,7 @@ use stampede::crowd::FrameSettings;
 use stampede::crowd::motion::Aa;
 use stampede::crowd::setup::{Loaded, ModelChoice, load};
 use stampede::render::headless::{self, Headless};
-use stampede::render::mixed::SceneModel;
+use stampede::render::models::SceneModel;
 use stampede::render::targets::TargetOptions;
 use stampede::render::{RendererConfig, TechniqueKind};
 use stampede::vat::Precision;
@@ -164,11 +164,10 @@ impl Tally {
     }
 }
 
-fn frames(time: &mut f64, n: u32, clip: Option<u32>) -> Vec<FrameSettings> {
+fn frames(time: &mut f64, n: u32) -> Vec<FrameSettings> {
     let settings = (0..n)
         .map(|i| FrameSettings {
             time: *time + i as f64 / 60.0,
-            clip,
             ..FrameSettings::default()
         })
         .collect();
@@ -177,13 +176,15 @@ fn frames(time: &mut f64, n: u32, clip: Option<u32>) -> Vec<FrameSettings> {
 }
 
 fn warm_up(view: &mut Headless, time: &mut f64, clip: Option<u32>) {
-    for s in frames(time, WARM_UP, clip) {
+    view.renderer.set_clip(0, clip);
+    for s in frames(time, WARM_UP) {
         view.draw_frame(&s).expect("frame");
     }
 }
 
 fn count_frames(view: &mut Headless, time: &mut f64, clip: Option<u32>) -> Tally {
-    let settings = frames(time, COUNTED, clip);
+    view.renderer.set_clip(0, clip);
+    let settings = frames(time, COUNTED);
     CAPTURED.lock().expect("captured").reserve(100_000);
     COUNT.store(0, Ordering::SeqCst);
     TRACING.store(true, Ordering::SeqCst);
@@ -362,7 +363,7 @@ fn steady_state_scene_frames_do_not_allocate() {
                 count: 8,
             },
         ];
-        let mut view = Headless::new_scene(gpu, &scene, &config).expect("renderer");
+        let mut view = Headless::from_scene(gpu, &scene, &config).expect("renderer");
         let what = format!("scene behaviour {:3}", if behaviour { "on" } else { "off" });
         count_every_technique(&mut view, horse.clip, &what, true, &mut failures);
     }

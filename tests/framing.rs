@@ -46,12 +46,12 @@ fn the_opening_view_frames_any_herd() {
     for (count, least) in COVERAGE {
         let mut config =
             RendererConfig::for_model(&loaded, SIZE.0, SIZE.1, count, 1, headless::FORMAT);
+        config.clip = None;
         config.behaviour = BehaviourSettings::on();
         let mut view =
             Headless::new(gpu.clone(), &loaded.model, &loaded.vat, &config).expect("renderer");
         let settings = FrameSettings {
             time: TIME,
-            clip: None,
             ..FrameSettings::default()
         };
         view.camera = view.renderer.camera_at(TIME, 1.0);
@@ -100,6 +100,7 @@ fn following_carries_the_target_with_the_band() {
     };
     let loaded = load(&ModelChoice::Horse, 15.0, Precision::F16, None).expect("horse");
     let mut config = RendererConfig::for_model(&loaded, SIZE.0, SIZE.1, 20, 1, headless::FORMAT);
+    config.clip = None;
     config.behaviour = BehaviourSettings::on();
     let mut view = Headless::new(gpu, &loaded.model, &loaded.vat, &config).expect("renderer");
     let opening = view.renderer.camera_at(TIME, 1.0);
@@ -139,11 +140,11 @@ fn the_flock_view_shows_birds_and_wing_beats() {
     let loaded = load(&ModelChoice::Bird, 15.0, Precision::F16, None).expect("bird");
     let count = stampede::crowd::scene_spec::DEFAULT_COUNT;
     let mut config = RendererConfig::for_model(&loaded, SIZE.0, SIZE.1, count, 1, headless::FORMAT);
+    config.clip = None;
     config.behaviour = BehaviourSettings::on();
     let mut view = Headless::new(gpu, &loaded.model, &loaded.vat, &config).expect("renderer");
     let at = |time: f64| FrameSettings {
         time,
-        clip: None,
         ..FrameSettings::default()
     };
     let t = 12.0;

@@ -45,6 +45,7 @@ fn render_with(
 ) -> (RgbaImage, RgbaImage) {
     let loaded = load(&ModelChoice::Horse, 15.0, precision, None).expect("horse");
     let mut config = RendererConfig::for_model(&loaded, SIZE.0, SIZE.1, 20, 1, headless::FORMAT);
+    config.clip = None;
     config.behaviour = BehaviourSettings::on();
     config.shadows.cascades = 1;
     config.targets = targets;
@@ -53,7 +54,6 @@ fn render_with(
     view.renderer.set_technique(technique).expect("technique");
     let settings = FrameSettings {
         time: 2.0,
-        clip: None,
         ..FrameSettings::default()
     };
     view.camera = view.renderer.camera_at(settings.time, 1.0);
@@ -173,12 +173,12 @@ fn gl_draws_impostors_as_vulkan_does() {
     let loaded = load(&ModelChoice::Horse, 15.0, Precision::F16, None).expect("horse");
     let settings = FrameSettings {
         time: 2.0,
-        clip: None,
         ..FrameSettings::default()
     };
     let render = |gpu: &Arc<GpuContext>, count: u32, impostor_px: f32, distance: f32| {
         let mut config =
             RendererConfig::for_model(&loaded, SIZE.0, SIZE.1, count, 1, headless::FORMAT);
+        config.clip = None;
         config.behaviour = BehaviourSettings::on();
         config.shadows.cascades = 1;
         let mut view =
@@ -245,6 +245,7 @@ fn gl_refuses_the_exact_visibility_count() {
     };
     let loaded = load(&ModelChoice::Horse, 15.0, Precision::F16, None).expect("horse");
     let mut config = RendererConfig::for_model(&loaded, SIZE.0, SIZE.1, 200, 1, headless::FORMAT);
+    config.clip = None;
     config.targets = TargetOptions {
         aa: Aa::Msaa,
         keep_depth: true,

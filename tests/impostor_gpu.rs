@@ -160,12 +160,12 @@ fn an_impostor_at_its_switch_size_looks_like_the_mesh() {
     // A horse of the herd halfway through a gait change.
     let loaded = load(&ModelChoice::Horse, 30.0, Precision::F16, None).expect("the horse bakes");
     let mut view = measure::single(gpu, &loaded, true).expect("renderer");
+    view.renderer.set_clip(0, None);
     let time = (0..400)
         .map(|i| 1.0 + i as f64 * 0.05)
         .find(|&t| {
             let s = FrameSettings {
                 time: t,
-                clip: None,
                 ..FrameSettings::default()
             };
             view.render(&s).expect("render");

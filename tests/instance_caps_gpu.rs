@@ -139,7 +139,7 @@ fn a_capped_scene_draws_every_model_its_share() {
     }
 
     // What the draws read of some of the deer is CPU skinning of them.
-    let scene = view.renderer.mixed_scene().expect("a scene").clone();
+    let scene = view.renderer.scene().clone();
     let base = scene.vat.models[1].vertex_base;
     let (model, vat) = (&loaded[1].model, &loaded[1].vat);
     let frame = view.renderer.last_frame.expect("a frame");

@@ -21,6 +21,7 @@ fn view(count: u32, size: (u32, u32), lod: LodOptions) -> Option<(Headless, Load
     let loaded = load(&ModelChoice::Horse, 30.0, Precision::F16, None).expect("the horse bakes");
     let mut config =
         RendererConfig::for_model(&loaded, size.0, size.1, count, SEED, headless::FORMAT);
+    config.clip = None;
     config.lod = lod;
     let view = Headless::new(gpu, &loaded.model, &loaded.vat, &config).expect("renderer");
     Some((view, loaded))
@@ -29,7 +30,6 @@ fn view(count: u32, size: (u32, u32), lod: LodOptions) -> Option<(Headless, Load
 fn settings() -> FrameSettings {
     FrameSettings {
         time: 2.3,
-        clip: None,
         ..FrameSettings::default()
     }
 }

@@ -20,8 +20,8 @@ use stampede::crowd::scene::{JOINS_FLOCK, JOINS_HERD, JOINS_NOTHING};
 use stampede::crowd::setup::{Loaded, ModelChoice, load};
 use stampede::crowd::{BehaviourSettings, FrameSettings};
 use stampede::render::headless::Headless;
-use stampede::render::mixed::SceneModel;
 use stampede::render::mixed_behaviour::plan;
+use stampede::render::models::{CrowdModel, SceneModel};
 use stampede::vat::Precision;
 
 fn bake(choice: ModelChoice) -> Loaded {
@@ -150,7 +150,7 @@ fn the_scene_herds_and_flocks_where_the_cpu_puts_them() {
     // The opening view frames the herd, the flock over it.
     view.camera = view.renderer.camera_at(settings.time, settings.playback);
     view.draw_frame(&settings).expect("draws");
-    let scene = view.renderer.mixed_scene().expect("a scene").clone();
+    let scene = view.renderer.scene().clone();
     let joins: Vec<u32> = scene.table.iter().map(|e| e.joins).collect();
     assert_eq!(joins, [JOINS_FLOCK, JOINS_HERD, JOINS_HERD]);
     let ranks: Vec<u32> = scene.table.iter().map(|e| e.rank_base).collect();
@@ -223,6 +223,7 @@ fn the_plan_puts_each_model_in_the_herd_the_flock_or_its_loops() {
         .zip([50, 20, 30, 10])
         .map(|(loaded, count)| SceneModel { loaded, count })
         .collect();
+    let models: Vec<CrowdModel> = models.iter().map(CrowdModel::of).collect();
     let joining = plan(&models);
     let joins: Vec<u32> = joining.iter().map(|j| j.joins).collect();
     assert_eq!(joins, [JOINS_HERD, JOINS_HERD, JOINS_FLOCK, JOINS_NOTHING]);

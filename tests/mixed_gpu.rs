@@ -106,7 +106,7 @@ fn visible_counts_per_model_and_level_equal_the_cpu_cull() {
     let mut view = scene(gpu.clone(), &loaded, &[300, 200]);
     // Low over the horses' track: near horses at fine levels, far ones
     // coarse, some behind the camera culled.
-    let horses = view.renderer.mixed_scene().unwrap().table[0];
+    let horses = view.renderer.scene().table[0];
     view.camera = stampede::render::Camera {
         target: horses.offset() + glam::Vec3::new(horses.field_radius * 0.8, 0.0, 0.0),
         yaw: 2.3,
@@ -120,7 +120,7 @@ fn visible_counts_per_model_and_level_equal_the_cpu_cull() {
     };
     view.draw_frame(&settings).expect("draws");
     let renderer = &view.renderer;
-    let scene = renderer.mixed_scene().expect("a scene of two models");
+    let scene = renderer.scene();
     let regions = renderer.culler().regions().clone();
     assert_eq!(regions.levels.len(), 2);
     let (lists, cpu, culled) =
@@ -147,7 +147,7 @@ fn visible_counts_per_model_and_level_equal_the_cpu_cull() {
     match draw {
         CrowdDraw::Indirect { levels, .. } => assert_eq!(levels, regions.mesh_regions()),
         CrowdDraw::Direct { .. } | CrowdDraw::Single { .. } => {
-            panic!("a scene always draws from the cull pass")
+            panic!("a culled scene draws from the cull pass")
         }
     }
     if renderer.culler().multi_draw {
@@ -244,7 +244,7 @@ fn covers_what_it_covers_alone(impostors: bool) {
         let alone_in_scene = picture(&mut view, others, &settings);
         let scene_far = impostor_count(&view, &gpu, m);
         let empty_scene = picture(&mut view, 0b11, &settings);
-        let entry = view.renderer.mixed_scene().unwrap().table[m];
+        let entry = view.renderer.scene().table[m];
         // The model by itself, with the scene's instances of it.
         let mut config = RendererConfig::for_model(
             &loaded[m],
@@ -265,10 +265,8 @@ fn covers_what_it_covers_alone(impostors: bool) {
         // Its field where the scene put it.
         single.camera = camera;
         single.camera.target -= entry.offset();
-        let own = FrameSettings {
-            clip: loaded[m].clip,
-            ..settings
-        };
+        // Its clip is the loaded model's (`for_model`).
+        let own = settings;
         let alone = single.render(&own).expect("renders");
         let far = impostor_count(&single, &gpu, 0);
         if impostors {

@@ -49,6 +49,7 @@ fn view_aa(
     aa: Aa,
 ) -> Headless {
     let mut config = RendererConfig::for_model(loaded, w, h, count, SEED, headless::FORMAT);
+    config.clip = None;
     config.targets = TargetOptions {
         aa,
         velocity: false,
@@ -69,7 +70,6 @@ fn view_aa(
 fn settings(time: f64) -> FrameSettings {
     FrameSettings {
         time,
-        clip: None,
         ..FrameSettings::default()
     }
 }

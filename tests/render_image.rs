@@ -35,6 +35,7 @@ fn setup() -> Option<(Headless, String, u32, f32)> {
         behaviour: Default::default(),
         cull: Default::default(),
         lod: Default::default(),
+        clip: Some(0),
         lod_chain: None,
         impostor: None,
         shadows: Default::default(),
@@ -50,10 +51,9 @@ fn setup() -> Option<(Headless, String, u32, f32)> {
     ))
 }
 
-fn settings(time: f64, clip: u32) -> FrameSettings {
+fn settings(time: f64) -> FrameSettings {
     FrameSettings {
         time,
-        clip: Some(clip),
         ..FrameSettings::default()
     }
 }
@@ -63,7 +63,8 @@ fn fixed_scene_matches_reference() {
     let Some((mut view, name, clip, _)) = setup() else {
         return;
     };
-    let image = view.render(&settings(1.5, clip)).expect("render");
+    view.renderer.set_clip(0, Some(clip));
+    let image = view.render(&settings(1.5)).expect("render");
     // A real picture, not a cleared target: sky at the top, ground below.
     let px = |x: u32, y: u32| &image.pixels[((y * image.width + x) * 4) as usize..][..3];
     let (sky, ground) = (px(256, 5), px(256, 315));
@@ -88,9 +89,9 @@ fn interpolation_shows_in_between_poses() {
     let base = FrameSettings {
         spread: 0.0,
         stride: 0.0,
-        clip: Some(0),
         ..FrameSettings::default()
     };
+    view.renderer.set_clip(0, Some(0));
     let at = |view: &mut Headless, t: f32, interpolate: bool| {
         view.render(&FrameSettings {
             time: t as f64,

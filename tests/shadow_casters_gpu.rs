@@ -27,7 +27,7 @@ fn a_banking_birds_shadow_banks_with_it() {
     let Some((mut view, prepared)) = view_of(ModelChoice::Bird, 1) else {
         return;
     };
-    let s = still(0.77, &prepared);
+    let s = still(0.77);
     view.render(&s).expect("render");
     let frame = view.renderer.last_frame.expect("a frame was drawn");
     let banked = world_triangles(&prepared, &frame);
@@ -86,12 +86,11 @@ fn a_banking_birds_shadow_banks_with_it() {
 /// same picture with that on as with every caster in the cascades' boxes.
 #[test]
 fn culling_casters_to_the_view_changes_no_pixel() {
-    let Some((mut view, prepared)) = view(300) else {
+    let Some((mut view, _)) = view(300) else {
         return;
     };
     let s = FrameSettings {
         time: 2.0,
-        clip: prepared.clip,
         ..FrameSettings::default()
     };
     view.camera.fov_y = 15f32.to_radians();

@@ -67,7 +67,7 @@ fn the_shadow_falls_where_the_posed_vertices_project() {
     let Some((mut view, prepared)) = view(1) else {
         return;
     };
-    let s = still(1.3, &prepared);
+    let s = still(1.3);
     view.camera = camera_over_horse(&mut view, &prepared, &s);
     let off = with_shadows(&mut view, false, &s);
     let on = with_shadows(&mut view, true, &s);
@@ -120,10 +120,10 @@ fn the_shadow_gallops_with_the_pose() {
     // Neither a whole number of gallop cycles from 0 (a caster stuck at
     // time 0 must not match by luck).
     let (t1, t2) = (1.37, 1.37 + 0.21);
-    view.camera = camera_over_horse(&mut view, &prepared, &still(t1, &prepared));
+    view.camera = camera_over_horse(&mut view, &prepared, &still(t1));
     let mut shadows = Vec::new();
     for t in [t1, t2] {
-        let s = still(t, &prepared);
+        let s = still(t);
         let off = with_shadows(&mut view, false, &s);
         let on = with_shadows(&mut view, true, &s);
         let e = expected(&view, &prepared);
@@ -152,12 +152,11 @@ fn the_shadow_gallops_with_the_pose() {
 /// static floor, another pose, must exceed it), and the shadows are in it.
 #[test]
 fn techniques_cast_the_same_shadows() {
-    let Some((mut view, prepared)) = view(16) else {
+    let Some((mut view, _)) = view(16) else {
         return;
     };
     let s = FrameSettings {
         time: 1.0 + 0.43 / 30.0,
-        clip: prepared.clip,
         ..FrameSettings::default()
     };
     let mut render = |kind| {
@@ -200,7 +199,7 @@ fn a_horse_out_of_view_casts_into_view() {
     let Some((mut view, prepared)) = view(1) else {
         return;
     };
-    let s = still(1.3, &prepared);
+    let s = still(1.3);
     view.render(&s).expect("render");
     let frame = view.renderer.last_frame.expect("a frame was drawn");
     let cull = view.renderer.culler().last_uniform().expect("culled");

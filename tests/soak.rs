@@ -67,6 +67,7 @@ fn memory_stays_flat_over_many_frames() {
         behaviour: BehaviourSettings::on(),
         cull: Default::default(),
         lod: Default::default(),
+        clip: None,
         lod_chain: None,
         impostor: None,
         shadows: Default::default(),
@@ -78,7 +79,6 @@ fn memory_stays_flat_over_many_frames() {
         for _ in 0..n {
             let settings = FrameSettings {
                 time: frame as f64 / 60.0,
-                clip: None,
                 ..FrameSettings::default()
             };
             view.render(&settings).expect("frame renders");

@@ -109,11 +109,10 @@ fn setup() -> Option<(Arc<GpuContext>, Loaded)> {
     Some((gpu, prepared))
 }
 
-fn at(prepared: &Loaded, time: f64, playback: f32) -> FrameSettings {
+fn at(time: f64, playback: f32) -> FrameSettings {
     FrameSettings {
         time,
         playback,
-        clip: prepared.clip,
         ..FrameSettings::default()
     }
 }
@@ -129,7 +128,7 @@ fn taa_converges_closer_to_supersampling_than_msaa() {
         return;
     };
     let count = 150;
-    let settings = at(&prepared, 2.0, 0.0);
+    let settings = at(2.0, 0.0);
     let mut reference = view(&gpu, &prepared, Aa::Off, SUPERSAMPLE, count, false);
     let camera = reference.renderer.camera_at(2.0, 0.0);
     reference.camera = camera;
@@ -198,7 +197,7 @@ fn a_moving_herd_does_not_ghost_and_a_jump_drops_the_history() {
     let mut msaa_ratios = Vec::new();
     let mut last = (0.0, 0.0);
     for k in 0..30 {
-        let settings = at(&prepared, start + k as f64 * DT, 1.0);
+        let settings = at(start + k as f64 * DT, 1.0);
         camera.yaw += 0.0175;
         for v in [&mut taa, &mut off, &mut msaa, &mut big] {
             v.camera = camera;
@@ -235,7 +234,7 @@ fn a_moving_herd_does_not_ghost_and_a_jump_drops_the_history() {
         "TAA's error reached {worst_ratio:.3}x the single sample's: ghosting"
     );
     // A jump of 5 s: the herd is elsewhere; no trace of it may stay.
-    let settings = at(&prepared, start + 5.0, 1.0);
+    let settings = at(start + 5.0, 1.0);
     let image = taa.render(&settings).expect("frame after the jump");
     assert_eq!(
         taa.renderer.post.taa.as_ref().map(|t| t.frames()),
@@ -267,12 +266,9 @@ fn motion_blur_smears_only_what_moves() {
         camera.distance *= 0.6;
         v.camera = camera;
         for k in 0..4 {
-            v.draw_frame(&at(&prepared, 3.0 + k as f64 * DT, 1.0))
-                .expect("frame");
+            v.draw_frame(&at(3.0 + k as f64 * DT, 1.0)).expect("frame");
         }
-        let image = v
-            .render(&at(&prepared, 3.0 + 4.0 * DT, 1.0))
-            .expect("frame");
+        let image = v.render(&at(3.0 + 4.0 * DT, 1.0)).expect("frame");
         let motion = v
             .renderer
             .read_motion()

@@ -32,10 +32,9 @@ fn horse() -> ModelChoice {
 }
 
 /// A time between baked frames for most instances (30 fps bake).
-fn settings(prepared: &Loaded) -> FrameSettings {
+fn settings() -> FrameSettings {
     FrameSettings {
         time: 1.0 + 0.43 / 30.0,
-        clip: prepared.clip,
         ..FrameSettings::default()
     }
 }
@@ -57,10 +56,10 @@ fn render(view: &mut Headless, kind: TechniqueKind, s: &FrameSettings) -> RgbaIm
 /// test checks so the limit has teeth.
 #[test]
 fn vat_skinning_and_bone_texture_images_agree() {
-    let Some((mut view, prepared)) = setup(horse(), 16, (320, 192)) else {
+    let Some((mut view, _)) = setup(horse(), 16, (320, 192)) else {
         return;
     };
-    let s = settings(&prepared);
+    let s = settings();
     let vat = render(&mut view, TechniqueKind::Vat, &s);
     let skinning = render(&mut view, TechniqueKind::Skinning, &s);
     let bone = render(&mut view, TechniqueKind::BoneTexture, &s);
@@ -136,8 +135,9 @@ fn every_technique_matches_cpu_skinning_on_the_gpu() {
         return;
     };
     let (model, vat) = (&prepared.model, &prepared.vat);
-    let mut s = settings(&prepared);
-    s.clip = None; // every instance its own clip: more clips covered
+    let s = settings();
+    // Every instance its own clip: more clips covered.
+    view.renderer.set_clip(0, None);
     let n = model.vertex_count() as u32;
     let size = vat.report.diagonal;
     let bake_bound = vat.report.interpolation + vat.report.quantization + 1e-5 * size;
@@ -212,7 +212,7 @@ fn renders_without_validation_errors(choice: ModelChoice) {
     let Some((mut view, prepared)) = setup(choice, 40, (192, 128)) else {
         return;
     };
-    let s = settings(&prepared);
+    let s = settings();
     for &kind in TechniqueKind::ALL {
         let device = view.renderer.gpu.device.clone();
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
@@ -254,10 +254,10 @@ fn every_technique_renders_the_bird() {
 
 #[test]
 fn switching_keeps_the_instance_buffer() {
-    let Some((mut view, prepared)) = setup(horse(), 32, (128, 64)) else {
+    let Some((mut view, _)) = setup(horse(), 32, (128, 64)) else {
         return;
     };
-    let s = settings(&prepared);
+    let s = settings();
     render(&mut view, TechniqueKind::Vat, &s);
     let crowd = &view.renderer.crowd;
     let (allocations, generation) = (crowd.allocations, crowd.generation);

@@ -23,6 +23,7 @@ fn the_unseen_casters_are_those_out_of_view_then_also_the_hidden() {
     };
     let loaded = load(&ModelChoice::Horse, 30.0, Precision::F16, None).expect("the model bakes");
     let mut config = RendererConfig::for_model(&loaded, 192, 108, 3000, SEED, headless::FORMAT);
+    config.clip = None;
     config.behaviour = BehaviourSettings::on();
     let mut v = Headless::new(gpu, &loaded.model, &loaded.vat, &config).expect("renderer");
     // At eye level inside the herd: casters out of the camera's view whose
@@ -30,7 +31,6 @@ fn the_unseen_casters_are_those_out_of_view_then_also_the_hidden() {
     v.camera = common::inside_the_herd(&mut v.renderer);
     let s = FrameSettings {
         time: 2.0,
-        clip: None,
         ..FrameSettings::default()
     };
     let mut census = |occlusion: bool| {

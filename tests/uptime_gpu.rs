@@ -32,10 +32,9 @@ fn view(choice: ModelChoice, behaviour: bool) -> Option<(Headless, Loaded)> {
     Some((view, prepared))
 }
 
-fn image(view: &mut Headless, prepared: &Loaded, time: f64) -> RgbaImage {
+fn image(view: &mut Headless, time: f64) -> RgbaImage {
     view.render(&FrameSettings {
         time: time as _,
-        clip: prepared.clip,
         ..FrameSettings::default()
     })
     .expect("render")
@@ -46,8 +45,8 @@ fn image(view: &mut Headless, prepared: &Loaded, time: f64) -> RgbaImage {
 fn changed_in_a_tenth_of_a_frame(view: &mut Headless, prepared: &Loaded, t: f64) -> usize {
     let dt = 0.1 / prepared.vat.clips[0].fps as f64;
     view.camera = view.renderer.camera_at(t as _, 1.0);
-    let a = image(view, prepared, t);
-    let b = image(view, prepared, t + dt);
+    let a = image(view, t);
+    let b = image(view, t + dt);
     let background = &a.pixels[..4];
     assert!(
         a.pixels.chunks(4).any(|p| p != background),

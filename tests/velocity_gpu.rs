@@ -80,7 +80,6 @@ fn leg_vertices(behaviour: bool) {
     // Close to the one horse, from the side, so its legs span pixels.
     let settings = FrameSettings {
         time: 1.37,
-        clip: prepared.clip,
         ..FrameSettings::default()
     };
     view.draw_frame(&settings).expect("a frame");
@@ -235,13 +234,12 @@ fn reprojected(x: u32, y: u32, depth: f32, vp: Mat4, previous_vp: Mat4) -> Vec2 
 /// Bound: 0.05 px + 2 % (f16 storage, depth precision).
 #[test]
 fn a_still_crowd_moves_only_with_the_camera() {
-    let Some((mut view, prepared)) = setup(60, false) else {
+    let Some((mut view, _)) = setup(60, false) else {
         return;
     };
     let settings = FrameSettings {
         time: 2.0,
         playback: 0.0,
-        clip: prepared.clip,
         ..FrameSettings::default()
     };
     let (_, after, motion) = two_frames(&mut view, &settings);

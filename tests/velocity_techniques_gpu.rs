@@ -43,12 +43,11 @@ fn mean_difference(a: &MotionImage, b: &MotionImage) -> (f32, usize) {
 /// 0.32 px, measured with compute skinning's from this frame).
 #[test]
 fn every_technique_writes_the_same_velocity() {
-    let Some((mut view, prepared)) = setup(24, true) else {
+    let Some((mut view, _)) = setup(24, true) else {
         return;
     };
     let settings = FrameSettings {
         time: 3.0,
-        clip: prepared.clip,
         ..FrameSettings::default()
     };
     let frames = |view: &mut Headless, kind: TechniqueKind| {
@@ -90,12 +89,11 @@ fn every_technique_writes_the_same_velocity() {
 /// A still camera, so only the crowd could move.
 #[test]
 fn a_time_jump_gives_no_motion() {
-    let Some((mut view, prepared)) = setup(60, true) else {
+    let Some((mut view, _)) = setup(60, true) else {
         return;
     };
     let at = |time| FrameSettings {
         time,
-        clip: prepared.clip,
         ..FrameSettings::default()
     };
     let moving = |view: &mut Headless| {
@@ -149,7 +147,6 @@ fn birds_move_as_their_boids_did() {
     let mut view = Headless::new(gpu, &prepared.model, &prepared.vat, &config).expect("renderer");
     let at = |time| FrameSettings {
         time,
-        clip: prepared.clip,
         ..FrameSettings::default()
     };
     // A second of flight, then the flock's own view.

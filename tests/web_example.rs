@@ -273,12 +273,12 @@ fn the_web_page_plays_the_export_as_stampede_draws_it() {
             enabled: false,
             ..ShadowSettings::default()
         },
+        clip: None,
         ..RendererConfig::for_model(&loaded, SIZE.0, SIZE.1, COUNT, SEED, headless::FORMAT)
     };
     let mut view = Headless::new(gpu, model, vat, &config).expect("renderer");
     let settings = FrameSettings {
         time: TIME,
-        clip: None,
         spread: 1.0,
         ..FrameSettings::default()
     };

@@ -54,8 +54,9 @@ impl AtlasView {
             error: renderer.impostor_error.clone(),
             models: 1,
         };
-        if let Some(scene) = renderer.mixed_scene() {
-            let layouts: Vec<_> = scene.atlases.iter().map(|(l, _)| l.as_ref()).collect();
+        let scene = renderer.scene();
+        if scene.models.len() > 1 {
+            let layouts: Vec<_> = scene.models.iter().map(|m| m.impostor.as_ref()).collect();
             let plan = crate::impostor::SceneAtlasPlan::plan(&layouts);
             view.layers = plan.layers;
             view.bytes = plan.bytes();

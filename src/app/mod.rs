@@ -130,13 +130,13 @@ fn screenshot_headless(args: &ViewerArgs, choice: &ModelChoice, count: u32) -> a
     config.shadows = args.shadows.settings();
     config.targets = args.aa.targets();
     let mut view = Headless::new(gpu, &prepared.model, &prepared.vat, &config)?;
+    view.renderer.set_clip(0, prepared.clip);
     say_unavailable(&view.renderer);
     view.renderer.set_technique(args.technique)?;
     view.renderer.post.show_motion = args.aa.motion_view;
     view.renderer.post.motion_blur = args.aa.motion_blur;
     let settings = FrameSettings {
         time: args.time,
-        clip: prepared.clip,
         ..FrameSettings::default()
     };
     // The herd and the flock move: aim at where they are at this time (the
@@ -186,10 +186,10 @@ fn screenshot_scene(
     }
     eprintln!("GPU: {}", gpu.description());
     let (w, h) = args.size;
-    let models: Vec<crate::render::mixed::SceneModel<'_>> = load
+    let models: Vec<crate::render::models::SceneModel<'_>> = load
         .loaded
         .iter()
-        .map(|(loaded, count)| crate::render::mixed::SceneModel {
+        .map(|(loaded, count)| crate::render::models::SceneModel {
             loaded,
             count: *count,
         })
@@ -201,7 +201,7 @@ fn screenshot_scene(
     config.cull = args.cull.settings();
     config.shadows = args.shadows.settings();
     config.targets = args.aa.targets();
-    let mut view = Headless::new_scene(gpu, &models, &config)?;
+    let mut view = Headless::from_scene(gpu, &models, &config)?;
     say_unavailable(&view.renderer);
     view.renderer.set_technique(args.technique)?;
     view.renderer.post.show_motion = args.aa.motion_view;

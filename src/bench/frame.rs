@@ -92,9 +92,9 @@ impl Frame<'_> {
         for (k, r) in renderers.iter_mut().enumerate() {
             let settings = FrameSettings {
                 time: index as f64 * FRAME_STEP_S as f64,
-                clip: self.clips.get(k).copied().flatten(),
                 ..FrameSettings::default()
             };
+            r.set_clip(0, self.clips.get(k).copied().flatten());
             r.encode(&mut encoder, self.view, &self.camera, &settings)?;
         }
         gpu.queue.submit([encoder.finish()]);

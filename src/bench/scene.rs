@@ -9,7 +9,7 @@ use crate::crowd::scene_spec::load_scene;
 use crate::crowd::setup::{Loaded, MotionChoice};
 use crate::gpu::GpuContext;
 use crate::render::headless::FORMAT;
-use crate::render::mixed::SceneModel;
+use crate::render::models::SceneModel;
 use crate::render::{Renderer, RendererConfig};
 use crate::vat::Precision;
 use std::sync::Arc;
@@ -55,14 +55,6 @@ impl BenchModels {
         gpu: &Arc<GpuContext>,
         config: &RendererConfig,
     ) -> Result<Renderer, BenchError> {
-        if let [(loaded, _)] = &self.loaded[..] {
-            return Ok(Renderer::new(
-                gpu.clone(),
-                &loaded.model,
-                &loaded.vat,
-                config,
-            )?);
-        }
         let models: Vec<SceneModel<'_>> = self
             .loaded
             .iter()
@@ -71,7 +63,7 @@ impl BenchModels {
                 count: *count,
             })
             .collect();
-        Ok(Renderer::new_scene(gpu.clone(), &models, config)?)
+        Ok(Renderer::from_scene(gpu.clone(), &models, config)?)
     }
 
     /// One renderer per model, each with its count and `config`'s

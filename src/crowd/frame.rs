@@ -89,8 +89,6 @@ pub struct FrameSettings {
     pub playback: f32,
     /// 0 = every instance in step, 1 = random phases over a whole clip.
     pub spread: f32,
-    /// Clip for everyone, or `None` for each instance's own clip.
-    pub clip: Option<u32>,
     /// Lerp between baked frames (false = nearest frame).
     pub interpolate: bool,
     /// Multiplier on ground speed (1 = feet planted).
@@ -103,7 +101,6 @@ impl Default for FrameSettings {
             time: 0.0,
             playback: 1.0,
             spread: 1.0,
-            clip: Some(0),
             interpolate: true,
             stride: 1.0,
         }
@@ -157,9 +154,9 @@ pub fn frame_uniform(
         playback: settings.playback,
         spread: settings.spread,
         field_radius,
-        clip: settings
-            .clip
-            .map_or(CLIP_MIXED, |c| c.min(spec.clip_count.saturating_sub(1))),
+        // The renderer sets it: its first model's clip (each model's own
+        // is in the model table).
+        clip: CLIP_MIXED,
         interpolate: settings.interpolate as u32,
         motion: spec.motion as u32,
         stride: settings.stride,

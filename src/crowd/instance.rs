@@ -44,6 +44,10 @@ pub enum CountError {
         "a scene of several models has a count for each model: give each --model its count (MODEL:COUNT)"
     )]
     PerModel,
+    #[error("{given} counts for a crowd of {models} models: give one count per model")]
+    Counts { given: usize, models: usize },
+    #[error("a crowd of {models} models needs at least one instance of each, not {given} in all")]
+    FewerThanModels { given: u32, models: usize },
     #[error(
         "{count} instances need {bytes} bytes, more than this GPU's storage buffer limit of {limit} bytes (at most {max} instances)"
     )]

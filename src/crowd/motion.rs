@@ -117,8 +117,8 @@ pub fn pixel_motion(
 pub struct MotionHistory {
     previous: Option<(f64, Mat4)>,
     /// The previous frame's settings other than the time: a change of
-    /// playback speed, stride, spread or clip moves every instance to a
-    /// pose the previous frame's time does not give, so it is a jump.
+    /// playback speed, stride or spread moves every instance to a pose the
+    /// previous frame's time does not give, so it is a jump.
     settings: Option<FrameSettings>,
     frame: u32,
 }
@@ -143,7 +143,7 @@ impl MotionHistory {
     /// unjittered `view_proj` (jittered by `jitter` pixels), and remembers
     /// it as the next frame's previous one. Returns the previous frame's
     /// time, or `None` when there is none to trust (the first frame, a
-    /// time jump, a change of playback speed, stride, spread or clip): the
+    /// time jump, a change of playback speed, stride or spread, or `jump`): the
     /// previous pose is then this frame's and TAA's history is dropped.
     /// The previous camera is kept across a jump (its motion is still
     /// right).
@@ -167,6 +167,12 @@ impl MotionHistory {
         self.settings = Some(timeless(settings));
         self.frame = self.frame.wrapping_add(1);
         trusted.then_some(t)
+    }
+
+    /// Makes the next frame a jump (a model's clip changed: its instances
+    /// take poses the previous time does not give), keeping the camera.
+    pub fn jump(&mut self) {
+        self.settings = None;
     }
 
     /// Forgets the previous frame (a new model, count or device: the next
@@ -242,11 +248,13 @@ mod tests {
         };
         assert_eq!(begin(&faster), None, "playback changed");
         assert_eq!(begin(&step(1.03, &faster)), Some(1.02));
-        let other = FrameSettings {
-            clip: Some(1),
-            ..step(1.04, &faster)
-        };
-        assert_eq!(begin(&other), None, "clip changed");
+        let other = step(1.04, &faster);
+        h.jump();
+        assert_eq!(
+            h.begin(&mut u, Mat4::IDENTITY, Vec2::ZERO, &other),
+            None,
+            "a clip changed"
+        );
         let (hi, lo) = split_time(1.04);
         assert_eq!(
             (u.previous_time_hi, u.previous_time_lo),

@@ -55,6 +55,7 @@ impl ModelChoice {
 }
 
 /// A model ready to draw.
+#[derive(Clone)]
 pub struct Loaded {
     pub choice: ModelChoice,
     pub model: Model,

@@ -25,6 +25,8 @@ pub struct Region {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SetMesh {
     pub base_vertex: u32,
+    /// Where its chain's indices start in the set's index buffer.
+    pub first_index: u32,
     pub vertex_count: u32,
     /// Its first region in [`GeometrySet::regions`]; it has `levels`.
     pub first_region: u32,
@@ -78,6 +80,7 @@ impl GeometrySet {
             let offset = set.indices.len() as u32;
             set.meshes.push(SetMesh {
                 base_vertex,
+                first_index: offset,
                 vertex_count: *vertex_count,
                 first_region: set.regions.len() as u32,
                 levels: chain.levels.len() as u32,

@@ -38,9 +38,8 @@ pub struct Behaviour {
     herd_clips: Option<HerdClips>,
     /// The flock's flap and glide clips, when there is a flock.
     flock_clips: Option<(u32, u32)>,
-    /// A scene of several models: the instances in the herd and in the
-    /// flock (`None`: the crowd's count, one model's).
-    counts: Option<(u32, u32)>,
+    /// The instances in the herd and in the flock.
+    counts: (u32, u32),
     seed: u64,
     /// The model's box across and along its heading (the herd's spacing).
     footprint: Vec2,
@@ -67,7 +66,9 @@ pub struct Behaviour {
 }
 
 impl Behaviour {
-    pub fn new(
+    /// The objects of one model's behaviour (`Self::new` sets the herd and
+    /// the flock).
+    fn base(
         device: &wgpu::Device,
         vat: &Vat,
         ground_speeds: &[f32],
@@ -109,7 +110,7 @@ impl Behaviour {
             settings,
             herd_clips,
             flock_clips,
-            counts: None,
+            counts: (0, 0),
             seed,
             footprint: Vec2::new(extent.x, extent.z),
             flock_layout: layout,
@@ -157,12 +158,12 @@ impl Behaviour {
         }
     }
 
-    /// A scene's behaviour, over its lead model `lead` (its VAT, ground
+    /// The crowd's behaviour, over its lead model `lead` (its VAT, ground
     /// speeds and crowd: the herd's, or else the flock's): the herd of
     /// `herd` (its gaits, the footprint that spaces it, its instances) and
     /// the flock of `flock` (its flap and glide clips, its crowd, its
-    /// instances).
-    pub fn for_scene(
+    /// instances). `mixed_behaviour::behaviour` makes it from the models.
+    pub fn new(
         device: &wgpu::Device,
         lead: (&Vat, &[f32], CrowdSpec),
         herd: Option<(HerdClips, Vec2, u32)>,
@@ -171,27 +172,26 @@ impl Behaviour {
         settings: BehaviourSettings,
     ) -> Self {
         let (vat, speeds, layout) = lead;
-        let mut b = Self::new(device, vat, speeds, layout, seed, settings);
+        let mut b = Self::base(device, vat, speeds, layout, seed, settings);
         b.herd_clips = herd.map(|(clips, ..)| clips);
         b.footprint = herd.map_or(b.footprint, |(_, footprint, _)| footprint);
         b.flock_clips = flock.map(|(clips, ..)| clips);
         b.flock_layout = flock.map_or(layout, |(_, l, _)| l);
-        b.counts = Some((herd.map_or(0, |(.., n)| n), flock.map_or(0, |(.., n)| n)));
+        b.counts = (herd.map_or(0, |(.., n)| n), flock.map_or(0, |(.., n)| n));
         b
     }
 
-    /// The one model's entry of the crowd shaders' model table: the frame's
-    /// fields, and the herd's gaits or the flock's clips it plays.
-    pub fn single_entry(&self, frame: &FrameUniform) -> CrowdModelGpu {
-        let mut entry = CrowdModelGpu::single(frame);
-        if let Some(clips) = self.herd_clips {
-            entry.joins = JOINS_HERD;
-            entry.gait_clips = [clips.clips[0], clips.clips[1], clips.clips[2], 0];
-        } else if let Some((flap, glide)) = self.flock_clips {
-            entry.joins = JOINS_FLOCK;
-            entry.gait_clips = [flap, glide, 0, 0];
-        }
-        entry
+    /// Follows new counts of the models of `table` (the instances that
+    /// join the herd and the flock).
+    pub fn set_counts(&mut self, table: &[CrowdModelGpu]) {
+        let joined = |joins: u32| -> u32 {
+            table
+                .iter()
+                .filter(|e| e.joins == joins)
+                .map(|e| e.count)
+                .sum()
+        };
+        self.counts = (joined(JOINS_HERD), joined(JOINS_FLOCK));
     }
 
     /// Changes the settings; the herd is rebuilt when its schedule changes
@@ -211,7 +211,11 @@ impl Behaviour {
 
     /// The flock's box: above the field, as wide as the crowd's layout.
     pub fn flock_bounds(&self, count: u32) -> Aabb {
-        let count = self.counts.map_or(count, |(_, flock)| flock);
+        let count = if self.counts.1 > 0 {
+            self.counts.1
+        } else {
+            count
+        };
         let b = crate::crowd::flock::flock_box(&self.flock_layout, count);
         let shift = glam::Vec3::new(self.flock_centre.x, 0.0, self.flock_centre.y);
         Aabb {
@@ -269,11 +273,9 @@ impl Behaviour {
         if !self.active {
             return;
         }
-        let count = frame.instance_count.max(1);
-        let (herd_count, flock_count) = self.counts.unwrap_or((count, count));
+        let (herd_count, flock_count) = self.counts;
         if let Some(clips) = self.herd_clips {
             let t = time * frame.playback as f64;
-            let scene = self.counts.is_some();
             let flock_over = self.flock_clips.is_some();
             let herd = self.herd_for(queue, clips, herd_count.max(1));
             // A scene's flock flies over its herd: its box moves with the
@@ -287,11 +289,7 @@ impl Behaviour {
             // (and its fog) is sized for the path (in a scene, for every
             // model's field too).
             let radius = herd.path.radius * 1.25;
-            frame.field_radius = if scene {
-                frame.field_radius.max(radius)
-            } else {
-                radius
-            };
+            frame.field_radius = frame.field_radius.max(radius);
             frame.fog[0] = 1.0 / (frame.field_radius * 3.0 + frame.model_size * 20.0);
             queue.write_buffer(&self.table_buffer, 0, bytemuck::bytes_of(&table));
             self.table = Some(table);
@@ -399,30 +397,30 @@ impl Behaviour {
 
     /// The herd's centre and heading at time `t` (herd time), when this
     /// model has a herd.
-    pub fn herd_centre(&mut self, queue: &wgpu::Queue, count: u32, t: f64) -> Option<(Vec2, Vec2)> {
+    pub fn herd_centre(&mut self, queue: &wgpu::Queue, t: f64) -> Option<(Vec2, Vec2)> {
         let clips = self.herd_clips?;
-        let count = self.herd_count(count);
+        let count = self.herd_count();
         Some(self.herd_for(queue, clips, count).centre(t))
     }
 
-    /// Where the first `count` horses stand at herd time `t` (the CPU twin
-    /// of the GPU's placement), written into `out`.
-    pub fn herd_positions(&mut self, queue: &wgpu::Queue, count: u32, t: f64, out: &mut Vec<Vec2>) {
+    /// Where the herd's horses stand at herd time `t` (the CPU twin of
+    /// the GPU's placement), written into `out`.
+    pub fn herd_positions(&mut self, queue: &wgpu::Queue, t: f64, out: &mut Vec<Vec2>) {
         out.clear();
         let Some(clips) = self.herd_clips else {
             return;
         };
-        let count = self.herd_count(count);
+        let count = self.herd_count();
         let herd = self.herd_for(queue, clips, count);
         let table = herd.table(t);
         out.extend((0..count).map(|i| herd.instance(&table, i, t).position));
     }
 
-    /// The box (min, max) the formation of `count` horses takes, across
-    /// and along the path, relative to the herd's centre.
-    pub fn herd_box(&mut self, queue: &wgpu::Queue, count: u32) -> Option<(Vec2, Vec2)> {
+    /// The box (min, max) the herd's formation takes, across and along
+    /// the path, relative to the herd's centre.
+    pub fn herd_box(&mut self, queue: &wgpu::Queue) -> Option<(Vec2, Vec2)> {
         let clips = self.herd_clips?;
-        let count = self.herd_count(count);
+        let count = self.herd_count();
         Some(self.herd_for(queue, clips, count).slot_box(count))
     }
 
@@ -431,14 +429,9 @@ impl Behaviour {
         self.flock_clips.is_some()
     }
 
-    /// A scene's instances in the herd (`None` for one model: the crowd's).
-    pub fn scene_herd_count(&self) -> Option<u32> {
-        self.counts.map(|(herd, _)| herd)
-    }
-
-    /// The horses in the herd: a scene's ground instances, else `count`.
-    fn herd_count(&self, count: u32) -> u32 {
-        self.counts.map_or(count, |(herd, _)| herd).max(1)
+    /// The instances in the herd.
+    pub fn herd_count(&self) -> u32 {
+        self.counts.0.max(1)
     }
 
     /// The flock's simulation, once it has stepped.

@@ -42,6 +42,9 @@ pub struct RendererConfig {
     pub width: u32,
     pub height: u32,
     pub count: u32,
+    /// The clip the instances play with behaviour off (`None`: each its
+    /// own); `Renderer::set_clip` changes it live.
+    pub clip: Option<u32>,
     pub seed: u64,
     pub motion: Motion,
     /// Each clip's ground speed in model units per second of clip time
@@ -80,6 +83,7 @@ impl RendererConfig {
             width,
             height,
             count,
+            clip: loaded.clip,
             seed,
             motion: loaded.motion,
             ground_speeds: loaded.ground_speeds.clone(),

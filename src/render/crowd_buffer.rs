@@ -1,5 +1,7 @@
-//! The instance storage buffer shared by every technique: grows
-//! geometrically, uploading only the instances that are new.
+//! The instance storage buffer shared by every technique: each model's
+//! instances one after the other (model `m`'s grown from its own seed,
+//! [`scene_seed`]); grows geometrically, uploading only the instances that
+//! are new or that moved.
 
 use crate::crowd::scene::{CrowdModelGpu, MAX_SCENE_MODELS};
 use crate::crowd::{CountError, Instance, generate, grow_capacity, validate_count};
@@ -9,8 +11,11 @@ pub struct CrowdBuffer {
     pub buffer: wgpu::Buffer,
     seed: u64,
     capacity: u32,
-    /// Instances generated and uploaded so far (`>= count`).
+    /// Instances uploaded so far, from the start, that are in place for
+    /// `counts` (`>= count`: the last model's beyond its count stay).
     generated: u32,
+    /// Each model's instances, in the buffer's order.
+    counts: Vec<u32>,
     count: u32,
     max_binding: u64,
     /// Bumped whenever `buffer` is replaced, so bind groups get rebuilt.
@@ -25,20 +30,24 @@ pub struct CrowdBuffer {
 }
 
 impl CrowdBuffer {
+    /// The instances of `counts[m]` of each model `m`, one model after the
+    /// other: model 0's are those a crowd of it alone has (grown from
+    /// `seed`), each further model's grown from its own seed.
     pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         seed: u64,
-        count: u32,
+        counts: &[u32],
         max_binding: u64,
     ) -> Result<Self, CountError> {
-        let count = validate_count(count as u64, max_binding)?;
-        let capacity = grow_capacity(0, count);
+        let total = validate_count(counts.iter().map(|&c| c as u64).sum(), max_binding)?;
+        let capacity = grow_capacity(0, total);
         let mut crowd = Self {
             buffer: Self::allocate(device, capacity),
             seed,
             capacity,
             generated: 0,
+            counts: vec![0; counts.len()],
             count: 0,
             max_binding,
             generation: 0,
@@ -51,7 +60,7 @@ impl CrowdBuffer {
             }),
             last_models: Vec::new(),
         };
-        crowd.set_count(device, queue, count)?;
+        crowd.set_counts(device, queue, counts)?;
         Ok(crowd)
     }
 
@@ -66,35 +75,14 @@ impl CrowdBuffer {
         })
     }
 
+    /// Every model's instances together.
     pub fn count(&self) -> u32 {
         self.count
     }
 
-    /// The instances of a scene of several models, `counts[m]` of model
-    /// `m` one after the other: model 0's are those a crowd of it alone
-    /// has (grown from `seed`), each further model's grown from its own
-    /// seed ([`scene_seed`]). The count is fixed (a new count is a new
-    /// buffer).
-    pub fn for_scene(
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        seed: u64,
-        counts: &[u32],
-        max_binding: u64,
-    ) -> Result<Self, CountError> {
-        let total: u64 = counts.iter().map(|&c| c as u64).sum();
-        let total = validate_count(total, max_binding)?;
-        let crowd = Self::new(device, queue, seed, total, max_binding)?;
-        let mut first = counts.first().copied().unwrap_or(0) as u64;
-        for (m, &count) in counts.iter().enumerate().skip(1) {
-            let instances: Vec<Instance> = (0..count)
-                .map(|i| generate(scene_seed(seed, m), i))
-                .collect();
-            let offset = first * std::mem::size_of::<Instance>() as u64;
-            queue.write_buffer(&crowd.buffer, offset, bytemuck::cast_slice(&instances));
-            first += count as u64;
-        }
-        Ok(crowd)
+    /// Each model's instances.
+    pub fn counts(&self) -> &[u32] {
+        &self.counts
     }
 
     /// Writes the scene's model table (at most [`MAX_SCENE_MODELS`]
@@ -124,25 +112,42 @@ impl CrowdBuffer {
         self.seed
     }
 
-    /// Changes the number of instances drawn. Lowering it only changes the
-    /// draw range; raising it generates and uploads only the new instances,
-    /// reallocating (and copying on the GPU) when the capacity runs out.
+    /// Changes the one model's instances (the first model's, in a crowd of
+    /// several: see [`Self::set_counts`]).
     pub fn set_count(
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         count: u32,
     ) -> Result<(), CountError> {
-        let count = validate_count(count as u64, self.max_binding)?;
-        if count > self.capacity {
-            let capacity = grow_capacity(self.capacity, count)
+        let mut counts = self.counts.clone();
+        counts[0] = count;
+        self.set_counts(device, queue, &counts)
+    }
+
+    /// Changes each model's instances. The instances before the first
+    /// model whose count changed stay where they are, and so do that
+    /// model's own up to the smaller count (all of them when it is the
+    /// last model: lowering its count only changes the draw range); the
+    /// rest are generated and uploaded. The buffer is reallocated (its
+    /// kept instances copied on the GPU) when the capacity runs out.
+    pub fn set_counts(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        counts: &[u32],
+    ) -> Result<(), CountError> {
+        let total = validate_count(counts.iter().map(|&c| c as u64).sum(), self.max_binding)?;
+        let kept = self.kept_for(counts);
+        if total > self.capacity {
+            let capacity = grow_capacity(self.capacity, total)
                 .min((self.max_binding / std::mem::size_of::<Instance>() as u64) as u32)
-                .max(count);
+                .max(total);
             let buffer = Self::allocate(device, capacity);
             let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("crowd grow"),
             });
-            let used = self.generated as u64 * std::mem::size_of::<Instance>() as u64;
+            let used = kept as u64 * std::mem::size_of::<Instance>() as u64;
             if used > 0 {
                 encoder.copy_buffer_to_buffer(&self.buffer, 0, &buffer, 0, used);
             }
@@ -152,16 +157,41 @@ impl CrowdBuffer {
             self.generation += 1;
             self.allocations += 1;
         }
-        if count > self.generated {
-            let new: Vec<Instance> = (self.generated..count)
-                .map(|i| generate(self.seed, i))
-                .collect();
-            let offset = self.generated as u64 * std::mem::size_of::<Instance>() as u64;
+        if total > kept {
+            let mut first = 0u32;
+            let mut new = Vec::with_capacity((total - kept) as usize);
+            for (m, &count) in counts.iter().enumerate() {
+                let from = kept.max(first) - first;
+                new.extend((from..count).map(|i| generate(scene_seed(self.seed, m), i)));
+                first += count;
+            }
+            let offset = kept as u64 * std::mem::size_of::<Instance>() as u64;
             queue.write_buffer(&self.buffer, offset, bytemuck::cast_slice(&new));
-            self.generated = count;
         }
-        self.count = count;
+        self.generated = kept.max(total);
+        self.counts = counts.to_vec();
+        self.count = total;
         Ok(())
+    }
+
+    /// The instances from the start of the buffer that are in place for
+    /// `counts`.
+    fn kept_for(&self, counts: &[u32]) -> u32 {
+        let mut first = 0u32;
+        for (m, (&old, &new)) in self.counts.iter().zip(counts).enumerate() {
+            let last = m + 1 == self.counts.len() && m + 1 == counts.len();
+            if last {
+                // Past the last model's count, its instances are still its.
+                return self
+                    .generated
+                    .min(first + new.max(old).max(self.generated - first));
+            }
+            if old != new {
+                return first + old.min(new);
+            }
+            first += old;
+        }
+        first.min(self.generated)
     }
 }
 

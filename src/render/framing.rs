@@ -40,14 +40,15 @@ impl Renderer {
         if !self.behaviour.settings().enabled {
             return None;
         }
-        // A scene's herd is its ground models' instances, framed as a
-        // large herd is (the band's fit reads one model's instances).
-        let scene_herd = self.behaviour.scene_herd_count();
-        let count = scene_herd.unwrap_or(self.crowd.count());
-        let (centre, forward) =
-            self.behaviour
-                .herd_centre(&self.gpu.queue, count, time * playback as f64)?;
-        let (lo, hi) = self.behaviour.herd_box(&self.gpu.queue, count)?;
+        // The herd of a scene of several models (its ground models'
+        // instances) is framed as a large herd is, so that the view shows
+        // every model (the band's fit reads one model's instances).
+        let count = self.behaviour.herd_count();
+        let one_model = self.scene.models.len() == 1;
+        let (centre, forward) = self
+            .behaviour
+            .herd_centre(&self.gpu.queue, time * playback as f64)?;
+        let (lo, hi) = self.behaviour.herd_box(&self.gpu.queue)?;
         let extent = (hi - lo) * 0.5;
         let size = self.layout.model_size;
         let right = glam::Vec2::new(-forward.y, forward.x);
@@ -61,11 +62,11 @@ impl Renderer {
         // A herd that runs as a band is framed from where its horses are.
         const FRAMED: u32 = crate::crowd::herd::BAND_MAX;
         let mut positions = Vec::new();
-        let band = count <= FRAMED && scene_herd.is_none();
+        let band = count <= FRAMED && one_model;
         if band {
             let t = time * playback as f64;
             self.behaviour
-                .herd_positions(&self.gpu.queue, count, t, &mut positions);
+                .herd_positions(&self.gpu.queue, t, &mut positions);
         }
         let ground = self.layout.ground_y;
         let aspect = self.aspect();
@@ -76,7 +77,9 @@ impl Renderer {
                     pitch: SMALL_HERD_PITCH,
                     ..Camera::default()
                 };
-                let shape = self.outline.get_or_init(|| silhouette(&self.vat));
+                let shape = self
+                    .outline
+                    .get_or_init(|| silhouette(&self.scene.models[0].vat));
                 let seed = self.crowd.seed();
                 let horses: Vec<Placement> = positions
                     .iter()
@@ -116,7 +119,7 @@ impl Renderer {
     pub fn herd_target(&mut self, time: f64, playback: f32) -> Option<glam::Vec3> {
         let key = (self.crowd.count(), self.aspect().to_bits());
         let t = time * playback as f64;
-        let (centre, forward) = self.behaviour.herd_centre(&self.gpu.queue, key.0, t)?;
+        let (centre, forward) = self.behaviour.herd_centre(&self.gpu.queue, t)?;
         let right = glam::Vec2::new(-forward.y, forward.x);
         let offset = match self.follow_offset {
             Some((k, offset)) if k == key => offset,
@@ -185,15 +188,12 @@ impl Renderer {
 
     /// A box around the whole crowd at the current count.
     pub fn crowd_bounds(&self) -> Aabb {
-        match &self.mixed {
-            Some(scene) => scene.bounds,
-            None => self.layout.bounds(self.crowd.count()),
-        }
+        self.scene.bounds
     }
 
     /// The opening view: low, beside the track, the herd coming past.
     pub fn default_camera(&self) -> Camera {
-        if let Some(scene) = &self.mixed {
+        if self.scene.models.len() > 1 {
             // The ground models' fields side by side, seen from above one
             // side (a flat field's bounding sphere is larger than it looks
             // from there); the flyers circle over them.
@@ -202,7 +202,7 @@ impl Renderer {
                 pitch: 0.42,
                 ..Camera::default()
             };
-            camera.frame(&scene.ground_bounds, self.aspect());
+            camera.frame(&self.scene.ground_bounds, self.aspect());
             camera.distance *= 0.62;
             return camera;
         }

@@ -104,17 +104,17 @@ impl Headless {
     }
 
     /// A headless view of a scene of several models (see
-    /// [`Renderer::new_scene`]).
-    pub fn new_scene(
+    /// [`Renderer::from_scene`]).
+    pub fn from_scene(
         gpu: Arc<GpuContext>,
-        models: &[crate::render::mixed::SceneModel<'_>],
+        models: &[crate::render::models::SceneModel<'_>],
         config: &RendererConfig,
     ) -> Result<Self, RenderError> {
         let config = RendererConfig {
             format: FORMAT,
             ..config.clone()
         };
-        Ok(Self::with_renderer(Renderer::new_scene(
+        Ok(Self::with_renderer(Renderer::from_scene(
             gpu, models, &config,
         )?))
     }

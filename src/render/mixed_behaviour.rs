@@ -16,10 +16,10 @@
 //! one herd keeps the frame's behaviour cost at one model's.
 
 use super::Behaviour;
+use super::models::CrowdModel;
+use crate::crowd::Motion;
 use crate::crowd::anim::{BehaviourSettings, HerdClips, bird_clips};
 use crate::crowd::scene::{CrowdModelGpu, JOINS_FLOCK, JOINS_HERD, JOINS_NOTHING};
-use crate::crowd::scene_spec::SceneModel;
-use crate::crowd::{CrowdSpec, Motion};
 use glam::Vec2;
 
 /// What one model of a scene does with behaviour on: the fields of its
@@ -49,33 +49,23 @@ impl Joining {
     }
 }
 
-/// The crowd of one model as its behaviour sees it.
-fn spec(m: &SceneModel<'_>) -> CrowdSpec {
-    CrowdSpec {
-        motion: m.loaded.motion,
-        model_size: m.loaded.vat.bounds.diagonal().max(1e-3),
-        ground_y: 0.0,
-        clip_count: m.loaded.vat.clips.len() as u32,
-    }
-}
-
 /// The herd's gaits of a ground model, if it has them.
-fn gaits(m: &SceneModel<'_>) -> Option<HerdClips> {
-    (m.loaded.motion == Motion::Track)
-        .then(|| HerdClips::find(&m.loaded.vat.clips, &m.loaded.ground_speeds))
+fn gaits(m: &CrowdModel) -> Option<HerdClips> {
+    (m.motion == Motion::Track)
+        .then(|| HerdClips::find(&m.vat.clips, &m.ground_speeds))
         .flatten()
 }
 
 /// The flap and glide clips of a flyer, if it has them.
-fn wings(m: &SceneModel<'_>) -> Option<(u32, u32)> {
-    (m.loaded.motion == Motion::Flock)
-        .then(|| bird_clips(&m.loaded.vat.clips))
+fn wings(m: &CrowdModel) -> Option<(u32, u32)> {
+    (m.motion == Motion::Flock)
+        .then(|| bird_clips(&m.vat.clips))
         .flatten()
 }
 
 /// Its box across and along its heading over the gait clips.
-fn footprint(m: &SceneModel<'_>, clips: &HerdClips) -> Vec2 {
-    let vat = &m.loaded.vat;
+fn footprint(m: &CrowdModel, clips: &HerdClips) -> Vec2 {
+    let vat = &m.vat;
     let b = vat.clips_bounds(&clips.clips).unwrap_or(vat.bounds);
     let e = b.max - b.min;
     Vec2::new(e.x, e.z)
@@ -84,7 +74,7 @@ fn footprint(m: &SceneModel<'_>, clips: &HerdClips) -> Vec2 {
 /// What each model of `models` does, in order: the herd's lead's speeds
 /// over its own per gait (1 where either is still), its ranks counted
 /// from the models before it that join the same.
-pub fn plan(models: &[SceneModel<'_>]) -> Vec<Joining> {
+pub fn plan(models: &[CrowdModel]) -> Vec<Joining> {
     let lead = models.iter().find_map(gaits);
     let (mut herd_rank, mut flock_rank) = (0, 0);
     models
@@ -119,25 +109,25 @@ pub fn plan(models: &[SceneModel<'_>]) -> Vec<Joining> {
         .collect()
 }
 
-/// The behaviour of a scene of `models` as [`plan`] lays it out: the herd
-/// of every ground model with gaits (the lead's schedule and speeds, the
-/// widest footprint), the flock of every flyer (the first's size).
-pub fn scene_behaviour(
+/// The behaviour of the crowd of `models` as [`plan`] lays it out: the
+/// herd of every ground model with gaits (the lead's schedule and speeds,
+/// the widest footprint), the flock of every flyer (the first's size).
+pub fn behaviour(
     device: &wgpu::Device,
-    models: &[SceneModel<'_>],
-    joining: &[Joining],
+    models: &[CrowdModel],
     seed: u64,
     settings: BehaviourSettings,
 ) -> Behaviour {
+    let joining = plan(models);
     let count = |joins: u32| -> u32 {
         models
             .iter()
-            .zip(joining)
+            .zip(&joining)
             .filter(|(_, j)| j.joins == joins)
             .map(|(m, _)| m.count)
             .sum()
     };
-    let herd_models: Vec<(&SceneModel<'_>, HerdClips)> =
+    let herd_models: Vec<(&CrowdModel, HerdClips)> =
         models.iter().filter_map(|m| Some((m, gaits(m)?))).collect();
     let flyer = models.iter().find_map(|m| Some((m, wings(m)?)));
     let herd = herd_models.first().map(|&(_, lead)| {
@@ -147,15 +137,15 @@ pub fn scene_behaviour(
             .fold(Vec2::ZERO, Vec2::max);
         (lead, widest, count(JOINS_HERD))
     });
-    let flock = flyer.map(|(m, clips)| (clips, spec(m), count(JOINS_FLOCK)));
+    let flock = flyer.map(|(m, clips)| (clips, m.spec(), count(JOINS_FLOCK)));
     let lead = herd_models
         .first()
         .map(|(m, _)| *m)
         .or(flyer.map(|(m, _)| m))
         .unwrap_or(&models[0]);
-    Behaviour::for_scene(
+    Behaviour::new(
         device,
-        (&lead.loaded.vat, &lead.loaded.ground_speeds, spec(lead)),
+        (&lead.vat, &lead.ground_speeds, lead.spec()),
         herd,
         flock,
         seed,

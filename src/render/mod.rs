@@ -5,6 +5,7 @@
 
 pub mod backdrop;
 pub mod behaviour;
+mod build;
 pub mod camera;
 mod config;
 pub mod crowd_buffer;
@@ -17,9 +18,9 @@ pub mod gpu_data;
 pub mod headless;
 pub mod impostor;
 mod mapped;
-pub mod mixed;
 pub mod mixed_behaviour;
 pub mod model_gpu;
+pub mod models;
 pub mod offscreen;
 mod passes;
 pub mod pipeline;
@@ -34,7 +35,7 @@ pub mod timing;
 mod unseen_casters;
 
 use crate::Model;
-use crate::crowd::{BehaviourSettings, CountError, CrowdSpec, FrameSettings, FrameUniform};
+use crate::crowd::{BehaviourSettings, CrowdSpec, FrameSettings, FrameUniform};
 use crate::gpu::GpuContext;
 use crate::lod::LodChain;
 use crate::vat::Vat;
@@ -73,10 +74,10 @@ pub struct Renderer {
     /// drops the previous one's GPU objects before building the next).
     technique: Box<dyn Technique>,
     costs: TechniqueCosts,
-    model_cpu: Arc<Model>,
-    /// Every model drawn (`model_cpu` alone, or a scene's), as the
-    /// techniques are built over them.
+    /// Every model drawn, as the techniques are built over them.
     members: Vec<techniques::members::Member>,
+    /// The VAT array's header: every model's clips where the array holds
+    /// them (no texels: each model's own bake is written to its place).
     vat: Arc<Vat>,
     /// The model's outline for framing (`framing::silhouette`), made from
     /// the VAT the first time a view needs it.
@@ -94,7 +95,7 @@ pub struct Renderer {
     culler: Culler,
     /// The sun's cascaded shadow maps (and group 0 of the scene).
     shadows: ShadowMaps,
-    /// The mesh levels (index ranges over the model's vertex stream).
+    /// The first model's mesh levels (index ranges over its vertices).
     lod: Arc<LodChain>,
     /// The far field's impostors: the atlas and their draw, made the first
     /// time a frame wants them (`None` before, or when no atlas could be
@@ -117,162 +118,11 @@ pub struct Renderer {
     motion: crate::crowd::motion::MotionHistory,
     /// TAA's resolve and the motion view.
     pub post: post::Post,
-    /// A scene of several models (`None`: one model).
-    mixed: Option<mixed::SceneState>,
+    /// The crowd's models: each one's facts, the model table, the fields.
+    scene: models::SceneState,
 }
 
 impl Renderer {
-    /// A renderer of `model`'s crowd, drawn from `vat`, which it shares
-    /// (the CPU texels are kept for building techniques later: a technique
-    /// switch or a device rebuild).
-    pub fn new(
-        gpu: Arc<GpuContext>,
-        model: &Model,
-        vat: &Arc<Vat>,
-        config: &RendererConfig,
-    ) -> Result<Self, RenderError> {
-        let caps = gpu.caps;
-        let max_side = caps.max_texture_dimension_2d;
-        if vat.layout.width > max_side
-            || vat.layout.height > max_side
-            || vat.layout.layers > caps.max_texture_array_layers
-        {
-            return Err(RenderError::VatTooLarge {
-                width: vat.layout.width,
-                height: vat.layout.height,
-                layers: vat.layout.layers,
-                max_side,
-                max_layers: caps.max_texture_array_layers,
-            });
-        }
-        if config.width == 0
-            || config.height == 0
-            || config.width > max_side
-            || config.height > max_side
-        {
-            return Err(RenderError::BadSize {
-                width: config.width,
-                height: config.height,
-                max: max_side,
-            });
-        }
-        let device = &gpu.device;
-        let targets = Targets::with_options(
-            &gpu,
-            config.format,
-            config.width,
-            config.height,
-            config.targets,
-        );
-        let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("frame data"),
-            size: std::mem::size_of::<FrameUniform>() as u64,
-            // Bound as a read-only storage buffer (see `frame` in common.wgsl).
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let frame_layout = shadow::frame_layout(device);
-        let backdrop = Backdrop::new(device, &targets, &frame_layout);
-        let lod = match &config.lod_chain {
-            Some(chain) if chain.options == config.lod => chain.clone(),
-            _ => Arc::new(crate::lod::build(model, vat, &config.lod)),
-        };
-        let model_gpu = ModelGpu::new(device, &gpu.queue, model, &lod.indices);
-        let crowd = CrowdBuffer::new(
-            device,
-            &gpu.queue,
-            config.seed,
-            config.count,
-            caps.max_storage_buffer_binding_size,
-        )?;
-        let model_cpu = Arc::new(model.clone());
-        let vat = vat.clone();
-        let clip_table = clip_table(&vat, &config.ground_speeds);
-        let members = vec![techniques::members::Member::single(
-            &model_cpu, &vat.clips, &lod,
-        )];
-        let clip_buffer = techniques::clip_buffer(device, "clip table", &clip_table);
-        let culler = Culler::new(device, &frame_layout, &clip_buffer, vat.pose_bounds(), &lod);
-        let technique = TechniqueKind::default().build(&BuildContext {
-            device,
-            queue: &gpu.queue,
-            caps: &caps,
-            model: &model_cpu,
-            members: &members,
-            vat: &vat,
-            clip_table: &clip_table,
-            clip_buffer: &clip_buffer,
-            texels: techniques::vat::TexelSource::Own(&vat),
-            model_gpu: &model_gpu,
-            targets: &targets,
-            frame_layout: &frame_layout,
-            visible_layout: culler.draw_layout(),
-        })?;
-        let layout = CrowdSpec {
-            motion: config.motion,
-            model_size: vat.bounds.diagonal().max(1e-3),
-            ground_y: 0.0,
-            clip_count: vat.clips.len() as u32,
-        };
-        let behaviour = Behaviour::new(
-            device,
-            &vat,
-            &config.ground_speeds,
-            layout,
-            config.seed,
-            config.behaviour,
-        );
-        let timer = GpuTimer::new(device, &caps);
-        let mut culler = culler;
-        culler.settings = config.cull;
-        // Drawn with a level of this renderer's own chain (which may not
-        // be the loaded model's, when the options differ).
-        let impostor_layout = Arc::new(
-            config
-                .impostor
-                .as_deref()
-                .cloned()
-                .unwrap_or_else(|| crate::crowd::setup::impostor_layout(&vat, config.motion))
-                .with_mesh(&lod),
-        );
-        let mut shadows = ShadowMaps::new(device, &caps, &frame_layout, &frame_buffer, &culler);
-        shadows.settings = config.shadows;
-        Ok(Self {
-            behaviour,
-            targets,
-            frame_buffer,
-            frame_layout,
-            backdrop,
-            model: model_gpu,
-            crowd,
-            technique,
-            costs: TechniqueCosts::default(),
-            model_cpu,
-            members,
-            vat,
-            outline: std::sync::OnceLock::new(),
-            follow_offset: None,
-            clip_table,
-            clip_buffer,
-            layout,
-            timer,
-            culler,
-            shadows,
-            lod,
-            impostors: None,
-            impostor_layout,
-            impostor_error: None,
-            hide_crowd: false,
-            view_left: 0,
-            last_frame: None,
-            pyramid_view: None,
-            motion: Default::default(),
-            post: Default::default(),
-            mixed: None,
-            gpu,
-        })
-    }
-
     /// The active technique itself (for the GPU tests).
     pub fn technique(&self) -> &dyn Technique {
         self.technique.as_ref()
@@ -350,17 +200,10 @@ impl Renderer {
         if self.impostors.is_some() || self.impostor_error.is_some() {
             return Ok(());
         }
-        let built = match &self.mixed {
-            Some(scene) => {
-                impostor::ImpostorAtlas::build_scene(&self.gpu, &scene.atlas_sources(&self.members))
-            }
-            None => impostor::ImpostorAtlas::build(
-                &self.gpu,
-                self.impostor_layout.clone(),
-                &self.vat,
-                &self.model,
-            ),
-        };
+        let built = impostor::ImpostorAtlas::build_scene(
+            &self.gpu,
+            &self.scene.atlas_sources(&self.members),
+        );
         match built {
             Ok(atlas) => {
                 log::info!(
@@ -398,9 +241,9 @@ impl Renderer {
         )
     }
 
-    /// The CPU model the renderer was built from.
+    /// The first model's CPU model.
     pub fn model_cpu(&self) -> &Arc<Model> {
-        &self.model_cpu
+        &self.members[0].model
     }
 
     /// The herd or flock.
@@ -411,14 +254,6 @@ impl Renderer {
     /// Changes the living crowd's settings from the next frame.
     pub fn set_behaviour(&mut self, settings: BehaviourSettings) {
         self.behaviour.set_settings(settings);
-    }
-
-    pub fn set_count(&mut self, count: u32) -> Result<(), CountError> {
-        if self.mixed.is_some() && count != self.crowd.count() {
-            return Err(CountError::PerModel);
-        }
-        self.crowd
-            .set_count(&self.gpu.device, &self.gpu.queue, count)
     }
 
     pub fn resize(&mut self, width: u32, height: u32) {
@@ -473,15 +308,12 @@ impl Renderer {
             device: &self.gpu.device,
             queue: &self.gpu.queue,
             caps: &self.gpu.caps,
-            model: &self.model_cpu,
+            model: &self.members[0].model,
             members: &self.members,
             vat: &self.vat,
             clip_table: &self.clip_table,
             clip_buffer: &self.clip_buffer,
-            texels: match &self.mixed {
-                Some(scene) => techniques::vat::TexelSource::Set(&scene.vat, &scene.vats),
-                None => techniques::vat::TexelSource::Own(&self.vat),
-            },
+            texels: techniques::vat::TexelSource::Set(&self.scene.vat, &self.scene.vats),
             model_gpu: &self.model,
             targets: &self.targets,
             frame_layout: &self.frame_layout,

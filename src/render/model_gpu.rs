@@ -120,20 +120,12 @@ fn mips(base: Vec<u8>, w: u32, h: u32, levels: u32) -> Vec<Vec<u8>> {
 }
 
 impl ModelGpu {
-    /// `indices`: the LOD chain's index lists, level 0 (the model's own
-    /// triangles) first; a direct draw uses `index_count` of them.
-    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, model: &Model, indices: &[u32]) -> Self {
-        let images: Vec<&crate::model::Image> = model.images.iter().collect();
-        let mut gpu = Self::from_parts(device, queue, &static_vertices(model), &images, indices);
-        gpu.index_count = model.indices.len() as u32;
-        gpu.double_sided = model.materials.iter().any(|m| m.double_sided);
-        gpu
-    }
-
-    /// A scene's models in one vertex stream, index buffer (`indices`,
-    /// each model's after the previous ones', model-local) and texture
-    /// array (each model's images after the previous ones').
-    pub fn for_scene(
+    /// `models` in one vertex stream, index buffer (`indices`: each
+    /// model's LOD chain, level 0 first, after the previous models',
+    /// model-local) and texture array (each model's images after the
+    /// previous ones'). A direct draw of the first model uses
+    /// `index_count` indices.
+    pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         models: &[&Model],

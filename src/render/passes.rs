@@ -117,10 +117,10 @@ impl Renderer {
         );
         // Before the shadows' cull, whose casters' levels use it.
         uniform.viewport_height = self.targets.height.max(1) as f32;
-        if let Some(scene) = &self.mixed {
-            // The ground and the fog reach over every model's field.
-            uniform.set_field_radius(scene.radius());
-        }
+        // The ground and the fog reach over every model's field.
+        uniform.set_field_radius(self.scene.radius());
+        // The CPU twins read the first model's clip from the frame.
+        uniform.clip = self.scene.table[0].clip;
         let previous = self.motion.begin(&mut uniform, view_proj, jitter, settings);
         uniform.velocity = self.targets.has_velocity() as u32;
         if previous.is_none() {
@@ -139,22 +139,14 @@ impl Renderer {
         // The model table, with the technique's instance cap shared out
         // over the models (each its first instances, in proportion).
         let mut table = [CrowdModelGpu::default(); MAX_SCENE_MODELS];
-        let models = match &self.mixed {
-            Some(scene) => {
-                let n = scene.table.len().min(MAX_SCENE_MODELS);
-                table[..n].copy_from_slice(&scene.table[..n]);
-                n
-            }
-            None => {
-                table[0] = self.behaviour.single_entry(&uniform);
-                1
-            }
-        };
+        let models = self.scene.table.len().min(MAX_SCENE_MODELS);
+        table[..models].copy_from_slice(&self.scene.table[..models]);
         let cap = self
             .technique
             .instance_cap(uniform.behaviour != 0, &table[..models]);
         CrowdModelGpu::share_cap(&mut table[..models], cap.unwrap_or(u32::MAX));
         self.crowd.write_models(&self.gpu.queue, &table[..models]);
+        self.culler.set_drawn(&table[..models]);
         let started = Instant::now();
         let ctx = frame_context!(self, &uniform);
         let prepared = self.technique.prepare(&ctx);
@@ -166,13 +158,17 @@ impl Renderer {
             jitter,
             drawn: prepared.drawn,
             upload_bytes: prepared.upload_bytes,
-            // A scene's cull goes over every instance and skips those its
-            // model does not draw (`instance_drawn`); one model's drawn
-            // instances are its first.
-            cull_count: match (self.hide_crowd, &self.mixed) {
-                (true, _) => 0,
-                (false, Some(_)) => self.crowd.count(),
-                (false, None) => prepared.drawn,
+            // The cull goes over every instance up to the last model's last
+            // drawn one and skips those its model does not draw
+            // (`instance_drawn`).
+            cull_count: if self.hide_crowd {
+                0
+            } else {
+                table[..models]
+                    .iter()
+                    .map(|e| e.first_instance + e.drawn())
+                    .max()
+                    .unwrap_or(0)
             },
             behaviour_s,
             cpu_s: started.elapsed().as_secs_f64(),

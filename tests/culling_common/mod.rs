@@ -30,6 +30,7 @@ pub fn view(
     let loaded = load(&choice, 30.0, Precision::F16, None).expect("the model bakes");
     let mut config =
         RendererConfig::for_model(&loaded, size, size * 9 / 16, count, SEED, headless::FORMAT);
+    config.clip = None;
     if behaviour {
         config.behaviour = BehaviourSettings::on();
     }
@@ -41,7 +42,6 @@ pub fn view(
 pub fn settings(time: f64) -> FrameSettings {
     FrameSettings {
         time,
-        clip: None,
         ..FrameSettings::default()
     }
 }

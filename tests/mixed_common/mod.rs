@@ -7,7 +7,7 @@ use stampede::crowd::FrameSettings;
 use stampede::crowd::setup::{Loaded, ModelChoice, load};
 use stampede::render::RendererConfig;
 use stampede::render::headless::{Headless, RgbaImage};
-use stampede::render::mixed::SceneModel;
+use stampede::render::models::SceneModel;
 use stampede::vat::Precision;
 
 pub const SEED: u64 = 3;
@@ -64,7 +64,7 @@ pub fn scene_living(
     );
     config.behaviour = behaviour;
     config.shadows.enabled = shadows;
-    Headless::new_scene(gpu, &models, &config).expect("the scene's renderer")
+    Headless::from_scene(gpu, &models, &config).expect("the scene's renderer")
 }
 
 /// The scene with the models of `hidden` (bit per model) not drawn.
@@ -109,7 +109,7 @@ pub fn cpu_cull(
     let renderer = &view.renderer;
     let uniform = renderer.culler().last_uniform().expect("culled");
     let frame = renderer.last_frame.expect("a frame");
-    let scene = renderer.mixed_scene().expect("a scene");
+    let scene = renderer.scene();
     let mut cpu = vec![0u32; renderer.culler().regions().regions()];
     let mut culled = 0;
     // The table as written for the frame: each model's drawn instances

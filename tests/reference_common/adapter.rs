@@ -8,15 +8,14 @@ use stampede::crowd::motion::Aa;
 use stampede::crowd::setup::Loaded;
 use stampede::gpu::GpuContext;
 use stampede::render::headless::{self, Headless, RgbaImage};
-use stampede::render::mixed::SceneModel;
+use stampede::render::models::SceneModel;
 use stampede::render::targets::TargetOptions;
 use stampede::render::{RendererConfig, TechniqueKind};
 use std::sync::Arc;
 
-/// A renderer of a scenario and the clip its frames ask for.
+/// A renderer of a scenario (each model plays its loaded clip).
 pub struct Drawn {
     view: Headless,
-    clip: Option<u32>,
 }
 
 impl Drawn {
@@ -41,15 +40,11 @@ impl Drawn {
                 .iter()
                 .map(|&(loaded, count)| SceneModel { loaded, count })
                 .collect();
-            Headless::new_scene(gpu.clone(), &scene, &config)
+            Headless::from_scene(gpu.clone(), &scene, &config)
         }
         .expect("the renderer is built");
         view.camera = view.renderer.camera_at(TIMES[0], 1.0);
-        Self {
-            view,
-            // The viewer plays the loaded model's clip.
-            clip: first.clip,
-        }
+        Self { view }
     }
 
     /// Two frames of `kind` with `cull` and `shadows`: the second's
@@ -66,12 +61,8 @@ impl Drawn {
         let mut s = r.shadow_settings();
         s.enabled = shadows;
         r.set_shadow_settings(s);
-        let frame = |k| stampede::crowd::FrameSettings {
-            clip: self.clip,
-            ..settings(k)
-        };
-        self.view.draw_frame(&frame(0)).expect("the first frame");
-        let image = self.view.render(&frame(1)).expect("the second frame");
+        self.view.draw_frame(&settings(0)).expect("the first frame");
+        let image = self.view.render(&settings(1)).expect("the second frame");
         let r = &mut self.view.renderer;
         let cull = r.wait_for_cull_stats();
         let pass = r.wait_for_pass_stats();

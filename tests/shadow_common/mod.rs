@@ -32,10 +32,9 @@ pub fn view_of(choice: ModelChoice, count: u32) -> Option<(Headless, Loaded)> {
 }
 
 /// Everyone in step and in place: only the pose changes with time.
-pub fn still(time: f64, prepared: &Loaded) -> FrameSettings {
+pub fn still(time: f64) -> FrameSettings {
     FrameSettings {
         time,
-        clip: prepared.clip,
         spread: 0.0,
         stride: 0.0,
         ..FrameSettings::default()

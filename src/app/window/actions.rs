@@ -73,7 +73,7 @@ impl Running {
     /// Recomputes the parity error about once a second.
     pub(super) fn update_parity(&mut self) {
         // The parity compares one model's VAT with its skinning.
-        if self.renderer.mixed_scene().is_some() {
+        if self.renderer.scene().models.len() > 1 {
             self.parity = None;
             return;
         }

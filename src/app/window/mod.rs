@@ -470,24 +470,21 @@ fn scene_renderer(
     count: u32,
     config: &RendererConfig,
 ) -> Result<Renderer, crate::render::RenderError> {
-    if rest.is_empty() {
-        return Renderer::new(gpu.clone(), &first.model, &first.vat, config);
-    }
     let first_count = count.saturating_sub(rest.iter().map(|(_, c)| c).sum::<u32>());
-    let models: Vec<crate::render::mixed::SceneModel<'_>> =
-        std::iter::once(crate::render::mixed::SceneModel {
+    let models: Vec<crate::render::models::SceneModel<'_>> =
+        std::iter::once(crate::render::models::SceneModel {
             loaded: first,
             count: first_count,
         })
         .chain(
             rest.iter()
-                .map(|(loaded, count)| crate::render::mixed::SceneModel {
+                .map(|(loaded, count)| crate::render::models::SceneModel {
                     loaded,
                     count: *count,
                 }),
         )
         .collect();
-    Renderer::new_scene(gpu.clone(), &models, config)
+    Renderer::from_scene(gpu.clone(), &models, config)
 }
 
 fn present_mode(vsync: bool) -> wgpu::PresentMode {

@@ -15,7 +15,6 @@ impl Running {
             time: self.scene_time,
             playback: 1.0,
             spread: self.ui.spread,
-            clip: self.ui.clip,
             interpolate: self.ui.interpolate,
             stride: 1.0,
         }
@@ -151,11 +150,16 @@ impl Running {
         for action in actions {
             self.apply(action);
         }
-        if self.ui.count != before.count
-            && let Err(e) = self.renderer.set_count(self.ui.count)
-        {
-            self.message = Some(e.to_string());
-            self.ui.count = self.renderer.crowd.count();
+        if self.ui.count != before.count {
+            // A scene's models share the count in proportion.
+            if let Err(e) = self.renderer.set_count(self.ui.count) {
+                self.message = Some(e.to_string());
+                self.ui.count = self.renderer.crowd.count();
+            }
+            let counts = self.renderer.crowd.counts();
+            for ((_, count), &c) in self.scene_rest.iter_mut().zip(counts.iter().skip(1)) {
+                *count = c;
+            }
         }
         if self.ui.technique != before.technique {
             let kind = self.ui.technique;
@@ -204,6 +208,7 @@ impl Running {
         }
 
         // The scene, then the panel on top.
+        self.renderer.set_clip(0, self.ui.clip);
         let settings = self.frame_settings();
         let device = &self.gpu.device;
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {

@@ -8,7 +8,7 @@ use crate::app::scene_ui::{SceneRow, refusal};
 use crate::crowd::scene_spec::{SceneEntry, SceneSpec, load_scene};
 use crate::crowd::setup::Loaded;
 use crate::render::Renderer;
-use crate::render::mixed::SceneModel;
+use crate::render::models::SceneModel;
 
 /// Where a row's model comes from.
 enum Source {
@@ -63,16 +63,14 @@ impl Running {
 
     /// The models drawn now, each with its count.
     pub(super) fn scene_rows(&self) -> Vec<SceneRow> {
-        let rest: u32 = self.scene_rest.iter().map(|(_, c)| c).sum();
-        std::iter::once(SceneRow {
-            choice: self.prepared.choice.clone(),
-            count: self.renderer.crowd.count().saturating_sub(rest),
-        })
-        .chain(self.scene_rest.iter().map(|(l, count)| SceneRow {
-            choice: l.choice.clone(),
-            count: *count,
-        }))
-        .collect()
+        std::iter::once(&self.prepared)
+            .chain(self.scene_rest.iter().map(|(l, _)| l))
+            .zip(self.renderer.crowd.counts())
+            .map(|(l, &count)| SceneRow {
+                choice: l.choice.clone(),
+                count,
+            })
+            .collect()
     }
 
     /// Rebuilds the crowd as `rows` list (the same technique, settings,
@@ -80,6 +78,18 @@ impl Running {
     pub(super) fn apply_scene(&mut self, rows: &[SceneRow]) -> anyhow::Result<()> {
         if let Some(why) = refusal(rows) {
             anyhow::bail!("{why}");
+        }
+        // The same models in the same order: only the counts change, live.
+        let drawn = std::iter::once(&self.prepared.choice)
+            .chain(self.scene_rest.iter().map(|(l, _)| &l.choice));
+        if rows.len() == 1 + self.scene_rest.len() && rows.iter().map(|r| &r.choice).eq(drawn) {
+            let counts: Vec<u32> = rows.iter().map(|r| r.count).collect();
+            self.renderer.set_counts(&counts)?;
+            for ((_, count), &c) in self.scene_rest.iter_mut().zip(&counts[1..]) {
+                *count = c;
+            }
+            self.ui.count = self.renderer.crowd.count();
+            return Ok(());
         }
         let known = |row: &SceneRow| {
             if row.choice == self.prepared.choice {
@@ -152,7 +162,7 @@ impl Running {
                 .collect();
             let size = (self.config.width.max(1), self.config.height.max(1));
             let config = self.renderer_config(models[0].loaded, size, models[0].count);
-            Renderer::new_scene(self.gpu.clone(), &models, &config)?
+            Renderer::from_scene(self.gpu.clone(), &models, &config)?
         };
         // The models move into the new order; those left out are dropped.
         let mut rest: Vec<Option<Loaded>> = std::mem::take(&mut self.scene_rest)

@@ -3,12 +3,67 @@
 
 use super::{Culler, Lists};
 use crate::crowd::cull::CullUniform;
+use crate::crowd::scene::{CrowdModelGpu, MAX_SCENE_MODELS};
 use crate::render::techniques::{ARGS_WORDS, CrowdDraw};
+
+/// One model's instanced draw at full detail (culling and LOD off): its
+/// level 0's indices from its base vertex, its drawn instances.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DirectRange {
+    pub first_index: u32,
+    pub index_count: u32,
+    pub base_vertex: u32,
+    pub first_instance: u32,
+    pub instances: u32,
+}
+
+/// Every model's direct draw this frame (fixed-size: no allocation per
+/// frame).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DirectDraws {
+    ranges: [DirectRange; MAX_SCENE_MODELS],
+    len: usize,
+}
+
+impl DirectDraws {
+    /// The draws that draw something.
+    pub fn iter(&self) -> impl Iterator<Item = &DirectRange> {
+        self.ranges[..self.len].iter().filter(|r| r.instances > 0)
+    }
+
+    /// One draw call per model with instances drawn.
+    pub fn calls(&self) -> u32 {
+        self.iter().count() as u32
+    }
+}
 
 impl Culler {
     /// True when the last `encode` culled (the crowd draws indirectly).
     pub fn culled(&self) -> bool {
         self.culled_this_frame
+    }
+
+    /// Each model's direct draw of its drawn instances in `table` (the
+    /// model table written this frame; none of a hidden model's).
+    pub fn set_drawn(&mut self, table: &[CrowdModelGpu]) {
+        let mut direct = DirectDraws::default();
+        for (m, (entry, source)) in table.iter().zip(&self.sources).enumerate() {
+            let level = source.levels[0];
+            direct.ranges[m] = DirectRange {
+                first_index: level.first_index,
+                index_count: level.index_count,
+                base_vertex: source.base_vertex,
+                first_instance: entry.first_instance,
+                // The debug switch hides a model from its direct draw too.
+                instances: if self.hidden_models >> m & 1 != 0 {
+                    0
+                } else {
+                    entry.drawn()
+                },
+            };
+            direct.len = m + 1;
+        }
+        self.direct = direct;
     }
 
     /// How to draw the crowd after `encode`.
@@ -34,6 +89,7 @@ impl Culler {
             },
             _ => CrowdDraw::Direct {
                 count,
+                models: self.direct,
                 group: &self.direct_group,
             },
         }

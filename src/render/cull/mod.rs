@@ -20,6 +20,7 @@ pub mod regions;
 mod scene;
 mod target;
 
+pub use draw::{DirectDraws, DirectRange};
 use lists::Lists;
 pub use occlusion::{Occlusion, OcclusionCamera};
 pub use readback::{ArgsReadback, CullStats, VisibleLists};
@@ -44,18 +45,12 @@ pub struct Culler {
     params: wgpu::Buffer,
     lists: Option<Lists>,
     direct_group: wgpu::BindGroup,
-    /// Model-space bounds of every baked frame.
-    bounds: PoseBounds,
-    levels: Vec<LodLevel>,
-    nearest_error: f32,
-    /// A scene of several models: each one's bounds and levels (empty for
-    /// one model, whose are the fields above).
+    /// Each model's bounds and levels, in the crowd's order (at least one).
     sources: Vec<CullSource>,
     /// The visible list's regions.
     regions: RegionLayout,
-    /// Always go through the cull pass, even with culling and LOD off (a
-    /// scene of several models has no single direct draw).
-    pub always_indirect: bool,
+    /// Each model's draw when the pass does not run this frame.
+    direct: DirectDraws,
     /// Models none of whose instances is drawn (bit `m`; a debug switch).
     pub hidden_models: u32,
     /// One multi-draw (the adapter has INDIRECT_FIRST_INSTANCE), or one
@@ -109,14 +104,63 @@ pub struct CullSource {
     pub nearest_error: f32,
 }
 
+impl CullSource {
+    /// A model's source from its bounds and its own chain, `first_index`
+    /// counted from `first_index` and its vertices from `base_vertex` in the
+    /// shared buffers.
+    pub fn new(bounds: PoseBounds, chain: &LodChain, first_index: u32, base_vertex: u32) -> Self {
+        Self {
+            bounds,
+            levels: chain
+                .levels
+                .iter()
+                .map(|level| LodLevel {
+                    first_index: level.first_index + first_index,
+                    ..*level
+                })
+                .collect(),
+            base_vertex,
+            nearest_error: chain
+                .nearest_frame_error
+                .iter()
+                .copied()
+                .fold(0.0f32, f32::max),
+        }
+    }
+}
+
 impl Culler {
+    /// The cull pass over the crowd of `sources`' models (in the crowd's
+    /// order; one model is a list of one), each with its own bounds and
+    /// levels, each (model, level) its own region of the visible list.
     pub fn new(
         device: &wgpu::Device,
         frame_layout: &wgpu::BindGroupLayout,
         clip_buffer: &wgpu::Buffer,
-        bounds: PoseBounds,
-        chain: &LodChain,
+        sources: Vec<CullSource>,
     ) -> Self {
+        let mut sources: Vec<CullSource> = sources
+            .into_iter()
+            .take(crate::crowd::scene::MAX_SCENE_MODELS)
+            .map(|mut s| {
+                s.levels.truncate(MAX_LEVELS);
+                if s.levels.is_empty() {
+                    s.levels.push(LodLevel::default());
+                }
+                s
+            })
+            .collect();
+        if sources.is_empty() {
+            sources.push(CullSource {
+                bounds: PoseBounds::sphere(glam::Vec3::ZERO, 1.0),
+                levels: vec![LodLevel::default()],
+                base_vertex: 0,
+                nearest_error: 0.0,
+            });
+        }
+        let regions = RegionLayout {
+            levels: sources.iter().map(|s| s.levels.len() as u32).collect(),
+        };
         let clip_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("cull clip layout"),
             entries: &[crate::gpu::compute_storage(2, true)],
@@ -182,12 +226,6 @@ impl Culler {
             &draw_layout,
             &[(0, dummy.as_entire_binding())],
         );
-        let levels: Vec<LodLevel> = chain.levels.iter().take(MAX_LEVELS).copied().collect();
-        let nearest_error = chain
-            .nearest_frame_error
-            .iter()
-            .copied()
-            .fold(0.0f32, f32::max);
         let align = device.limits().min_storage_buffer_offset_alignment.max(4);
         let occlusion_unsupported = occlusion::unsupported_reason(device);
         Self {
@@ -200,14 +238,11 @@ impl Culler {
             params,
             lists: None,
             direct_group,
-            bounds,
-            readback: ArgsReadback::new(device, &RegionLayout::single(levels.len() as u32)),
-            regions: RegionLayout::single(levels.len() as u32),
-            sources: Vec::new(),
-            always_indirect: false,
+            readback: ArgsReadback::new(device, &regions),
+            regions,
+            direct: DirectDraws::default(),
+            sources,
             hidden_models: 0,
-            levels,
-            nearest_error,
             multi_draw: device
                 .features()
                 .contains(wgpu::Features::INDIRECT_FIRST_INSTANCE),
@@ -257,15 +292,18 @@ impl Culler {
         &self.draw_layout
     }
 
-    /// The mesh levels the pass chooses from (finest first); the
-    /// impostors' region comes after them.
+    /// The first model's mesh levels (finest first); its impostors'
+    /// region comes after them.
     pub fn levels(&self) -> &[LodLevel] {
-        &self.levels
+        &self.sources[0].levels
     }
 
-    /// The radius of the model-space sphere every pose fits in.
+    /// The radius of the largest model-space sphere a model's poses fit in.
     pub fn sphere_radius(&self) -> f32 {
-        self.bounds.sphere.1
+        self.sources
+            .iter()
+            .map(|s| s.bounds.sphere.1)
+            .fold(0.0, f32::max)
     }
 
     /// The region impostors are appended to (after the mesh levels; a
@@ -281,7 +319,7 @@ impl Culler {
 
     /// True when the next frames go through the cull pass.
     pub fn active(&self) -> bool {
-        self.settings.indirect() || self.always_indirect
+        self.settings.indirect()
     }
 
     /// The instances and triangles the last read-back frame drew, when the

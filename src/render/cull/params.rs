@@ -1,8 +1,8 @@
-//! The cull pass's parameters for a view: one model's bounds and usable
-//! levels (a scene's are in `scene.rs`), and where its counters are.
+//! The cull pass's parameters for a view: where its counters are, and a
+//! model's usable levels (each model's bounds are in `scene.rs`).
 
 use super::Culler;
-use crate::crowd::cull::{CullModel, CullUniform, CullView, MAX_LEVELS};
+use crate::crowd::cull::{CullUniform, CullView, MAX_LEVELS};
 use crate::lod::LodLevel;
 
 impl Culler {
@@ -10,34 +10,8 @@ impl Culler {
     pub(super) fn uniform(&self, view: &CullView, count: u32, region: u32) -> CullUniform {
         CullUniform {
             counter_word: self.regions.counter_word(),
-            ..self.view_uniform(view, count, region)
+            ..self.scene_uniform(view, count, region)
         }
-    }
-
-    fn view_uniform(&self, view: &CullView, count: u32, region: u32) -> CullUniform {
-        if !self.sources.is_empty() {
-            return self.scene_uniform(view, count, region);
-        }
-        let (errors, usable, far_level) = self.usable_levels(&self.levels);
-        let model = CullModel {
-            sphere: self.bounds.sphere,
-            half: self.bounds.half,
-            level_error: &errors[..usable.clamp(1, MAX_LEVELS)],
-            nearest_error: self.nearest_error,
-            far_level,
-            chain_levels: self.impostor_region(),
-            first_region: 0,
-            impostor_region: self.impostor_region(),
-            hidden: self.hidden_models & 1 != 0,
-        };
-        CullUniform::new_scene(
-            view,
-            &self.settings,
-            &[model],
-            count,
-            region,
-            self.impostors_ready,
-        )
     }
 
     /// The levels' errors, how many the settings let the pass use, and

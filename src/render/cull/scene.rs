@@ -3,51 +3,11 @@
 //! level) its own region of the visible list (`RegionLayout`), all mesh
 //! regions drawn by one multi-draw.
 
-use super::{CullSource, Culler, RegionLayout};
+use super::Culler;
 use crate::crowd::cull::{CullModel, CullUniform, CullView, MAX_LEVELS};
 use crate::crowd::scene::MAX_SCENE_MODELS;
-use crate::lod::LodLevel;
 
 impl Culler {
-    /// The cull pass for a scene's models (in the crowd's order; the
-    /// first also fills the single-model fields the panel reads).
-    pub fn for_scene(
-        device: &wgpu::Device,
-        frame_layout: &wgpu::BindGroupLayout,
-        clip_buffer: &wgpu::Buffer,
-        sources: Vec<CullSource>,
-    ) -> Self {
-        let first = sources.first().cloned().unwrap_or(CullSource {
-            bounds: crate::vat::PoseBounds::sphere(glam::Vec3::ZERO, 1.0),
-            levels: vec![LodLevel::default()],
-            base_vertex: 0,
-            nearest_error: 0.0,
-        });
-        let chain = crate::lod::LodChain {
-            levels: first.levels.clone(),
-            nearest_frame_error: vec![first.nearest_error],
-            ..Default::default()
-        };
-        let mut culler = Self::new(device, frame_layout, clip_buffer, first.bounds, &chain);
-        let sources: Vec<CullSource> = sources
-            .into_iter()
-            .map(|mut s| {
-                s.levels.truncate(MAX_LEVELS);
-                if s.levels.is_empty() {
-                    s.levels.push(LodLevel::default());
-                }
-                s
-            })
-            .collect();
-        culler.regions = RegionLayout {
-            levels: sources.iter().map(|s| s.levels.len() as u32).collect(),
-        };
-        culler.readback = super::ArgsReadback::new(device, &culler.regions);
-        culler.sources = sources;
-        culler.always_indirect = true;
-        culler
-    }
-
     /// The parameters of a scene's pass for `view` (on the stack: the
     /// pass runs for every view of every frame).
     pub(super) fn scene_uniform(&self, view: &CullView, count: u32, region: u32) -> CullUniform {
@@ -97,20 +57,12 @@ impl Culler {
     /// impostors' regions draw their own quad).
     pub(super) fn region_draws(&self) -> Vec<[u32; 3]> {
         let mut draws = Vec::with_capacity(self.regions.regions());
-        if self.sources.is_empty() {
+        for s in &self.sources {
             draws.extend(
-                self.levels
+                s.levels
                     .iter()
-                    .map(|l| [l.index_count, l.first_index, 0]),
+                    .map(|l| [l.index_count, l.first_index, s.base_vertex]),
             );
-        } else {
-            for s in &self.sources {
-                draws.extend(
-                    s.levels
-                        .iter()
-                        .map(|l| [l.index_count, l.first_index, s.base_vertex]),
-                );
-            }
         }
         let impostors = self.regions.regions() - draws.len();
         draws.extend((0..impostors).map(|_| [super::IMPOSTOR_INDICES, 0, 0]));

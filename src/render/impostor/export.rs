@@ -20,7 +20,7 @@ pub fn draw_layers(
     chain: &LodChain,
     layout: AtlasLayout,
 ) -> Result<(ImpostorAtlas, Vec<LayerTexels>), AtlasError> {
-    let model_gpu = ModelGpu::new(&gpu.device, &gpu.queue, model, &chain.indices);
+    let model_gpu = ModelGpu::new(&gpu.device, &gpu.queue, &[model], &chain.indices);
     let atlas = ImpostorAtlas::build(gpu, Arc::new(layout), vat, &model_gpu)?;
     let layers = (0..atlas.layout.layers)
         .map(|layer| atlas.read_layer(gpu, layer, 0))

@@ -156,10 +156,10 @@ pub fn compare_view(
 ) -> Result<Likeness, HeadlessError> {
     let s = FrameSettings {
         time: v.time,
-        clip: v.clip,
         spread: 0.0,
         ..FrameSettings::default()
     };
+    view.renderer.set_clip(0, v.clip);
     view.render(&s)?;
     let frame = view
         .renderer

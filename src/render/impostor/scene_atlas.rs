@@ -33,7 +33,7 @@ impl ImpostorAtlas {
         let parts = sources
             .iter()
             .map(|s| {
-                let model = ModelGpu::new(&gpu.device, &gpu.queue, s.model, s.indices);
+                let model = ModelGpu::new(&gpu.device, &gpu.queue, &[s.model], s.indices);
                 Self::build(gpu, s.layout.clone(), s.vat, &model)
             })
             .collect::<Result<Vec<_>, _>>()?;

@@ -95,7 +95,7 @@ impl Technique for CpuSkinningTechnique {
             return Err(RenderError::Scene(format!(
                 "{}: {}",
                 TechniqueKind::Cpu.label(),
-                crate::render::mixed::SCENE_TECHNIQUES
+                crate::render::models::SCENE_TECHNIQUES
             )));
         }
         Ok(Self::new(ctx))

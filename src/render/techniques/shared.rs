@@ -312,9 +312,11 @@ pub const ARGS_WORDS: usize = 5;
 
 /// How the crowd is drawn this frame (what `Technique::draw` records).
 pub enum CrowdDraw<'a> {
-    /// Every instance, one instanced draw of the full mesh.
+    /// Every drawn instance at full detail: one instanced draw per model.
     Direct {
+        /// The drawn instances of every model together.
         count: u32,
+        models: crate::render::cull::DirectDraws,
         /// The visible-list group, unused (frame.culled is 0).
         group: &'a wgpu::BindGroup,
     },
@@ -349,7 +351,8 @@ impl CrowdDraw<'_> {
     /// where the adapter has no multi-draw with first instances.
     pub fn calls(&self) -> u32 {
         match self {
-            CrowdDraw::Direct { .. } | CrowdDraw::Single { .. } => 1,
+            CrowdDraw::Direct { models, .. } => models.calls(),
+            CrowdDraw::Single { .. } => 1,
             CrowdDraw::Indirect {
                 region_bytes: None, ..
             } => 1,
@@ -420,9 +423,15 @@ pub fn draw_crowd(
     pass.set_vertex_buffer(0, model.vertices.slice(..));
     pass.set_index_buffer(model.indices.slice(..), wgpu::IndexFormat::Uint32);
     match *draw {
-        CrowdDraw::Direct { count, group } => {
+        CrowdDraw::Direct { models, group, .. } => {
             pass.set_bind_group(3, group, &[0]);
-            pass.draw_indexed(0..model.index_count, 0, 0..count);
+            for r in models.iter() {
+                pass.draw_indexed(
+                    r.first_index..r.first_index + r.index_count,
+                    r.base_vertex as i32,
+                    r.first_instance..r.first_instance + r.instances,
+                );
+            }
         }
         CrowdDraw::Indirect {
             args,
