@@ -25,6 +25,8 @@ impl Renderer {
         vat: &Arc<Vat>,
         config: &RendererConfig,
     ) -> Result<Self, RenderError> {
+        // Refused before the mesh levels are made from its texels.
+        fits(&gpu.caps, vat)?;
         Self::from_models(
             gpu,
             vec![CrowdModel::from_config(model, vat, config)],
@@ -81,18 +83,7 @@ impl Renderer {
             .map(|m| (m.name.as_str(), m.vat.as_ref()))
             .collect();
         for vat in &vats {
-            if vat.layout.width > max_side
-                || vat.layout.height > max_side
-                || vat.layout.layers > caps.max_texture_array_layers
-            {
-                return Err(RenderError::VatTooLarge {
-                    width: vat.layout.width,
-                    height: vat.layout.height,
-                    layers: vat.layout.layers,
-                    max_side,
-                    max_layers: caps.max_texture_array_layers,
-                });
-            }
+            fits(&caps, vat)?;
         }
         let scene_error = |e: &dyn std::fmt::Display| RenderError::Scene(e.to_string());
         let set = VatSet::plan(&named, max_side, caps.max_texture_array_layers)
@@ -223,4 +214,22 @@ impl Renderer {
         }
         Ok(r)
     }
+}
+
+/// Refuses a VAT whose textures this device cannot hold.
+fn fits(caps: &crate::gpu::Capabilities, vat: &Vat) -> Result<(), RenderError> {
+    let max_side = caps.max_texture_dimension_2d;
+    if vat.layout.width > max_side
+        || vat.layout.height > max_side
+        || vat.layout.layers > caps.max_texture_array_layers
+    {
+        return Err(RenderError::VatTooLarge {
+            width: vat.layout.width,
+            height: vat.layout.height,
+            layers: vat.layout.layers,
+            max_side,
+            max_layers: caps.max_texture_array_layers,
+        });
+    }
+    Ok(())
 }
