@@ -176,8 +176,9 @@ fn visible_counts_per_model_and_level_equal_the_cpu_cull() {
     );
 }
 
-/// What a scene of several models cannot do yet is refused with the
-/// reason, and the scene keeps drawing: the CPU technique, a new count.
+/// What a scene of several models cannot do is refused with the reason,
+/// and the scene keeps drawing: the CPU technique, a total smaller than
+/// one instance per model. A new total is shared out live.
 #[test]
 fn a_scene_refuses_what_it_cannot_do_yet() {
     let Some(gpu) = common::gpu_or_skip("mixed_gpu") else {
@@ -192,8 +193,13 @@ fn a_scene_refuses_what_it_cannot_do_yet() {
         .to_string();
     assert!(err.contains("CPU") && err.contains("one model"), "{err}");
     assert_eq!(view.renderer.technique_kind(), TechniqueKind::Vat);
-    let err = view.renderer.set_count(100).unwrap_err().to_string();
-    assert!(err.contains("each model"), "{err}");
+    let err = view.renderer.set_count(1).unwrap_err().to_string();
+    assert!(err.contains("at least one instance of each"), "{err}");
+    assert_eq!(view.renderer.scene().counts(), vec![20, 20]);
+    view.renderer
+        .set_count(100)
+        .expect("a new total is shared out");
+    assert_eq!(view.renderer.scene().counts().iter().sum::<u32>(), 100);
     view.render(&FrameSettings::default()).expect("still draws");
 }
 

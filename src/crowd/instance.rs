@@ -40,10 +40,6 @@ pub enum Motion {
 pub enum CountError {
     #[error("the instance count must be at least 1")]
     Zero,
-    #[error(
-        "a scene of several models has a count for each model: give each --model its count (MODEL:COUNT)"
-    )]
-    PerModel,
     #[error("{given} counts for a crowd of {models} models: give one count per model")]
     Counts { given: usize, models: usize },
     #[error("a crowd of {models} models needs at least one instance of each, not {given} in all")]
