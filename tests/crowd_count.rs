@@ -50,7 +50,7 @@ fn count_changes_live() {
     };
     // Freeze the camera and the field size so only the count changes the picture.
     let first = view.render(&settings).expect("render 40");
-    let crowd = &view.renderer.crowd;
+    let crowd = &view.renderer.crowd();
     let (allocations, capacity) = (crowd.allocations, crowd.capacity());
     assert_eq!(allocations, 1);
 
@@ -58,22 +58,23 @@ fn count_changes_live() {
     for count in (41..=3000).step_by(7) {
         view.renderer.set_count(count).expect("grow");
     }
-    let grown = view.renderer.crowd.allocations - allocations;
+    let grown = view.renderer.crowd().allocations - allocations;
     assert!(
         (1..=7).contains(&grown),
         "{grown} reallocations growing 40 → 3000 in 423 steps"
     );
-    assert!(view.renderer.crowd.capacity() > capacity);
+    assert!(view.renderer.crowd().capacity() > capacity);
     let big = view.render(&settings).expect("render 3000");
 
     // Down again: no reallocation, and the same first 40 instances come back.
-    let before = view.renderer.crowd.allocations;
+    let before = view.renderer.crowd().allocations;
     for count in (40..3000).rev().step_by(13) {
         view.renderer.set_count(count).expect("shrink");
     }
     view.renderer.set_count(40).expect("shrink to 40");
     assert_eq!(
-        view.renderer.crowd.allocations, before,
+        view.renderer.crowd().allocations,
+        before,
         "shrinking must not reallocate"
     );
     let again = view.render(&settings).expect("render 40 again");
@@ -90,7 +91,7 @@ fn count_changes_live() {
     // Bad counts are refused, and the renderer keeps working.
     assert!(view.renderer.set_count(0).is_err());
     assert!(view.renderer.set_count(u32::MAX).is_err());
-    assert_eq!(view.renderer.crowd.count(), 40);
+    assert_eq!(view.renderer.crowd().count(), 40);
     view.render(&settings).expect("render after refused counts");
 }
 

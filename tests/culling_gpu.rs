@@ -61,7 +61,7 @@ fn check_against_cpu(view: &mut Headless, loaded: &Loaded, what: &str) -> (usize
     eprintln!(
         "{what}: {} of {} visible, {straddling} straddling a plane, {} within rounding of one",
         gpu.len(),
-        view.renderer.crowd.count(),
+        view.renderer.crowd().count(),
         close.len()
     );
     (gpu.len(), straddling)
@@ -77,7 +77,7 @@ fn the_gpu_visible_set_equals_the_cpu_rule() {
             lod,
             ..CullSettings::default()
         });
-        let count = view.renderer.crowd.count() as usize;
+        let count = view.renderer.crowd().count() as usize;
         let opening = view.camera;
         // The opening view: some in, some out.
         let (n, _) = check_against_cpu(&mut view, &loaded, "opening view");

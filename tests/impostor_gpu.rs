@@ -62,7 +62,7 @@ fn atlas_cells_hold_the_cpu_skinned_mesh() {
         let level = &chain.levels[layout.mesh_level as usize];
         let indices = chain.level_indices(layout.mesh_level as usize);
         let cell = layout.cell;
-        let cull_back = !view.renderer.model.double_sided;
+        let cull_back = !view.renderer.model_gpu().double_sided;
         let (width, _) = layout.layer_size();
         let (mut both, mut either, mut depth_err, mut depth_n) = (0u32, 0u32, 0.0f64, 0u32);
         let (mut coverage_err, mut texels) = (0.0f64, 0u32);
@@ -170,7 +170,7 @@ fn an_impostor_at_its_switch_size_looks_like_the_mesh() {
             };
             view.render(&s).expect("render");
             let frame = view.renderer.last_frame.expect("a frame");
-            let inst = generate(view.renderer.crowd.seed(), 0);
+            let inst = generate(view.renderer.crowd().seed(), 0);
             let a = instance_anim(
                 &inst,
                 0,

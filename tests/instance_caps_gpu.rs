@@ -76,7 +76,7 @@ fn a_capped_scene_draws_every_model_its_share() {
     assert_eq!((costs.drawn, costs.requested), (cap, requested));
 
     // Each model its share, in proportion, the first ones first.
-    let written = view.renderer.crowd.models_written().to_vec();
+    let written = view.renderer.crowd().models_written().to_vec();
     let drawn: Vec<u32> = written.iter().map(CrowdModelGpu::drawn).collect();
     eprintln!("drawn per model {drawn:?}");
     assert_eq!(drawn.iter().sum::<u32>(), cap);

@@ -143,7 +143,7 @@ fn visible_counts_per_model_and_level_equal_the_cpu_cull() {
         "the view tests something: {cpu:?}"
     );
     // One multi-draw of every model's levels where the adapter has it.
-    let draw = renderer.culler().draw(renderer.crowd.count());
+    let draw = renderer.culler().draw(renderer.crowd().count());
     match draw {
         CrowdDraw::Indirect { levels, .. } => assert_eq!(levels, regions.mesh_regions()),
         CrowdDraw::Direct { .. } | CrowdDraw::Single { .. } => {

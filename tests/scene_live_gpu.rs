@@ -36,7 +36,7 @@ fn each_models_count_changes_live() {
     let camera = live.renderer.camera_at(1.7, 1.0);
     let before = picture_from(&mut live, camera);
     live.renderer.set_counts(&[50, 8]).expect("new counts");
-    assert_eq!(live.renderer.crowd.counts(), [50, 8]);
+    assert_eq!(live.renderer.crowd().counts(), [50, 8]);
     let table = &live.renderer.scene().table;
     assert_eq!((table[1].first_instance, table[1].count), (50, 8));
     let changed = picture_from(&mut live, camera);
@@ -59,7 +59,7 @@ fn each_models_count_changes_live() {
     assert!(err.to_string().contains("2 models"), "{err}");
     // The crowd's count shared out in proportion.
     live.renderer.set_count(116).expect("a total");
-    assert_eq!(live.renderer.crowd.counts(), [100, 16]);
+    assert_eq!(live.renderer.crowd().counts(), [100, 16]);
     let err = live
         .renderer
         .set_count(1)
@@ -70,7 +70,7 @@ fn each_models_count_changes_live() {
     );
     assert!(live.renderer.set_counts(&[5, 0]).is_err());
     assert_eq!(
-        live.renderer.crowd.counts(),
+        live.renderer.crowd().counts(),
         [100, 16],
         "refused counts change nothing"
     );

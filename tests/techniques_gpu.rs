@@ -259,7 +259,7 @@ fn switching_keeps_the_instance_buffer() {
     };
     let s = settings();
     render(&mut view, TechniqueKind::Vat, &s);
-    let crowd = &view.renderer.crowd;
+    let crowd = &view.renderer.crowd();
     let (allocations, generation) = (crowd.allocations, crowd.generation);
     for &kind in TechniqueKind::ALL
         .iter()
@@ -267,13 +267,15 @@ fn switching_keeps_the_instance_buffer() {
     {
         render(&mut view, kind, &s);
         assert_eq!(view.renderer.technique_kind(), kind);
-        assert_eq!(view.renderer.crowd.count(), 32);
+        assert_eq!(view.renderer.crowd().count(), 32);
         assert_eq!(
-            view.renderer.crowd.allocations, allocations,
+            view.renderer.crowd().allocations,
+            allocations,
             "{kind} reallocated"
         );
         assert_eq!(
-            view.renderer.crowd.generation, generation,
+            view.renderer.crowd().generation,
+            generation,
             "{kind} replaced"
         );
     }

@@ -2,7 +2,9 @@
 //! one), every model's data in the shared buffers, the VAT array, the cull
 //! pass, the shadows and the first technique.
 
+use super::crowd_gpu::CrowdGpu;
 use super::cull::{CullSource, Culler};
+use super::frame_group::{self, FrameGroup};
 use super::model_gpu::ModelGpu;
 use super::models::{CrowdModel, SceneModel, SceneState};
 use super::techniques::members::Member;
@@ -105,14 +107,8 @@ impl Renderer {
             config.height,
             config.targets,
         );
-        let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("frame data"),
-            size: std::mem::size_of::<crate::crowd::FrameUniform>() as u64,
-            // Bound as a read-only storage buffer (see `frame` in common.wgsl).
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let frame_layout = super::shadow::frame_layout(device);
+        let frame_buffer = frame_group::uniform_buffer(device);
+        let frame_layout = frame_group::layout(device);
         let backdrop = Backdrop::new(device, &targets, &frame_layout);
         let cpu_models: Vec<&Model> = models.iter().map(|m| m.model.as_ref()).collect();
         let model_gpu = ModelGpu::new(device, &gpu.queue, &cpu_models, &geometry.indices);
@@ -141,6 +137,7 @@ impl Renderer {
         culler.settings = config.cull;
         let mut shadows = ShadowMaps::new(device, &caps, &frame_layout, &frame_buffer, &culler);
         shadows.settings = config.shadows;
+        shadows.update(device);
         let members: Vec<Member> = models
             .iter()
             .zip(&geometry.meshes)
@@ -176,14 +173,16 @@ impl Renderer {
             frame_layout: &frame_layout,
             visible_layout: culler.draw_layout(),
         })?;
+        let frame_group = FrameGroup::new(device, frame_layout, frame_buffer, shadows.bindings());
         let r = Self {
-            behaviour,
             targets,
-            frame_buffer,
-            frame_layout,
+            frame_group,
             backdrop,
-            model: model_gpu,
-            crowd,
+            data: CrowdGpu {
+                model: model_gpu,
+                crowd,
+                behaviour,
+            },
             technique,
             costs: Default::default(),
             members,

@@ -301,7 +301,7 @@ impl Renderer {
                     occlusion_query_set: Some(&set),
                     multiview_mask: None,
                 });
-                pass.set_bind_group(0, self.shadows.scene_group(), &[]);
+                pass.set_bind_group(0, self.frame_group.group(), &[]);
                 self.set_scene_viewport(&mut pass);
                 for i in start..end {
                     pass.begin_occlusion_query((i - start) as u32);
@@ -315,7 +315,7 @@ impl Renderer {
                             entry: i as u32,
                         };
                         self.technique
-                            .draw(&mut pass, &self.model, &draw, CrowdPass::Probe);
+                            .draw(&mut pass, &self.data.model, &draw, CrowdPass::Probe);
                     } else if let Some(impostors) = &self.impostors {
                         let draw = super::impostor::ImpostorDraw {
                             args: probes.args_buffer,

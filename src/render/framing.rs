@@ -37,18 +37,19 @@ impl Renderer {
     /// close enough that the nearest horses read as horses and the rest
     /// recede into the fog. `None` when there is no herd.
     pub fn herd_camera(&mut self, time: f64, playback: f32) -> Option<Camera> {
-        if !self.behaviour.settings().enabled {
+        if !self.data.behaviour.settings().enabled {
             return None;
         }
         // The herd of a scene of several models (its ground models'
         // instances) is framed as a large herd is, so that the view shows
         // every model (the band's fit reads one model's instances).
-        let count = self.behaviour.herd_count();
+        let count = self.data.behaviour.herd_count();
         let one_model = self.scene.models.len() == 1;
         let (centre, forward) = self
+            .data
             .behaviour
             .herd_centre(&self.gpu.queue, time * playback as f64)?;
-        let (lo, hi) = self.behaviour.herd_box(&self.gpu.queue)?;
+        let (lo, hi) = self.data.behaviour.herd_box(&self.gpu.queue)?;
         let extent = (hi - lo) * 0.5;
         let size = self.layout.model_size;
         let right = glam::Vec2::new(-forward.y, forward.x);
@@ -65,7 +66,8 @@ impl Renderer {
         let band = count <= FRAMED && one_model;
         if band {
             let t = time * playback as f64;
-            self.behaviour
+            self.data
+                .behaviour
                 .herd_positions(&self.gpu.queue, t, &mut positions);
         }
         let ground = self.layout.ground_y;
@@ -80,7 +82,7 @@ impl Renderer {
                 let shape = self
                     .outline
                     .get_or_init(|| silhouette(&self.scene.models[0].vat));
-                let seed = self.crowd.seed();
+                let seed = self.data.crowd.seed();
                 let horses: Vec<Placement> = positions
                     .iter()
                     .map(|p| Placement {
@@ -117,9 +119,9 @@ impl Renderer {
     /// milliseconds for a band). The offset is measured again when the
     /// count or the view's aspect changes. `None` when there is no herd.
     pub fn herd_target(&mut self, time: f64, playback: f32) -> Option<glam::Vec3> {
-        let key = (self.crowd.count(), self.aspect().to_bits());
+        let key = (self.data.crowd.count(), self.aspect().to_bits());
         let t = time * playback as f64;
-        let (centre, forward) = self.behaviour.herd_centre(&self.gpu.queue, t)?;
+        let (centre, forward) = self.data.behaviour.herd_centre(&self.gpu.queue, t)?;
         let right = glam::Vec2::new(-forward.y, forward.x);
         let offset = match self.follow_offset {
             Some((k, offset)) if k == key => offset,
@@ -141,7 +143,7 @@ impl Renderer {
     /// enough that the core of the flock fills the view's height.
     /// `None` when there is no flock yet.
     pub fn flock_camera(&mut self) -> Option<Camera> {
-        let sim = self.behaviour.flock_sim()?;
+        let sim = self.data.behaviour.flock_sim()?;
         let boids = sim.read_back(&self.gpu.device, &self.gpu.queue).ok()?;
         if boids.is_empty() {
             return None;
@@ -206,7 +208,7 @@ impl Renderer {
             camera.distance *= 0.62;
             return camera;
         }
-        let r = self.layout.field_radius(self.crowd.count());
+        let r = self.layout.field_radius(self.data.crowd.count());
         let size = self.layout.model_size;
         match self.layout.motion {
             Motion::Track => Camera {

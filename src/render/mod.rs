@@ -9,9 +9,11 @@ mod build;
 pub mod camera;
 mod config;
 pub mod crowd_buffer;
+pub mod crowd_gpu;
 pub mod cull;
 pub mod exact_visibility;
 pub mod flock_sim;
+pub mod frame_group;
 mod framing;
 pub mod fullscreen;
 pub mod gpu_data;
@@ -63,13 +65,11 @@ pub use unseen_casters::UnseenCasters;
 pub struct Renderer {
     pub gpu: Arc<GpuContext>,
     pub targets: Targets,
-    frame_buffer: wgpu::Buffer,
-    frame_layout: wgpu::BindGroupLayout,
+    /// Group 0: the frame's uniform and the shadows it binds.
+    frame_group: frame_group::FrameGroup,
     backdrop: Backdrop,
-    pub model: ModelGpu,
-    pub crowd: CrowdBuffer,
-    /// The herd or the flock, bound next to the crowd.
-    behaviour: Behaviour,
+    /// The models' mesh, the instances, the herd or flock.
+    data: crowd_gpu::CrowdGpu,
     /// The technique drawing the crowd: the only one allocated (switching
     /// drops the previous one's GPU objects before building the next).
     technique: Box<dyn Technique>,
@@ -93,7 +93,7 @@ pub struct Renderer {
     pub timer: Option<GpuTimer>,
     /// The cull pass: visible lists, LOD choice, indirect arguments.
     culler: Culler,
-    /// The sun's cascaded shadow maps (and group 0 of the scene).
+    /// The sun's cascaded shadow maps.
     shadows: ShadowMaps,
     /// The first model's mesh levels (index ranges over its vertices).
     lod: Arc<LodChain>,
@@ -165,9 +165,7 @@ impl Renderer {
         TechniqueCosts {
             kind: t.kind(),
             gpu_memory_bytes: t.gpu_memory_bytes(),
-            shared_memory_bytes: self.crowd.buffer.size()
-                + self.model.gpu_memory_bytes()
-                + self.behaviour.gpu_memory_bytes()
+            shared_memory_bytes: self.data.gpu_memory_bytes()
                 + self.culler.gpu_memory_bytes()
                 + self.clip_buffer.size()
                 + self.shadows.gpu_memory_bytes()
@@ -235,7 +233,7 @@ impl Renderer {
             device,
             atlas,
             &self.targets,
-            &self.frame_layout,
+            &self.frame_group.layout,
             self.culler.draw_layout(),
             &self.clip_buffer,
         )
@@ -246,14 +244,24 @@ impl Renderer {
         &self.members[0].model
     }
 
+    /// The crowd's instances and model table.
+    pub fn crowd(&self) -> &CrowdBuffer {
+        &self.data.crowd
+    }
+
+    /// The models' vertices and mesh levels on the GPU.
+    pub fn model_gpu(&self) -> &ModelGpu {
+        &self.data.model
+    }
+
     /// The herd or flock.
     pub fn behaviour(&self) -> &Behaviour {
-        &self.behaviour
+        &self.data.behaviour
     }
 
     /// Changes the living crowd's settings from the next frame.
     pub fn set_behaviour(&mut self, settings: BehaviourSettings) {
-        self.behaviour.set_settings(settings);
+        self.data.behaviour.set_settings(settings);
     }
 
     pub fn resize(&mut self, width: u32, height: u32) {
@@ -281,7 +289,7 @@ impl Renderer {
         );
         self.targets.generation = generation;
         let device = &self.gpu.device;
-        self.backdrop = Backdrop::new(device, &self.targets, &self.frame_layout);
+        self.backdrop = Backdrop::new(device, &self.targets, &self.frame_group.layout);
         if let Some(old) = self.impostors.take() {
             self.impostors = Some(self.impostor_pass(old.atlas));
         }
@@ -314,9 +322,9 @@ impl Renderer {
             clip_table: &self.clip_table,
             clip_buffer: &self.clip_buffer,
             texels: techniques::vat::TexelSource::Set(&self.scene.vat, &self.scene.vats),
-            model_gpu: &self.model,
+            model_gpu: &self.data.model,
             targets: &self.targets,
-            frame_layout: &self.frame_layout,
+            frame_layout: &self.frame_group.layout,
             visible_layout: self.culler.draw_layout(),
         }
     }

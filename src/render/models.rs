@@ -304,31 +304,32 @@ impl Renderer {
                 models: counts.len(),
             });
         }
-        if counts == self.crowd.counts() {
+        if counts == self.data.crowd.counts() {
             return Ok(());
         }
-        self.crowd
+        self.data
+            .crowd
             .set_counts(&self.gpu.device, &self.gpu.queue, counts)?;
         for (m, &count) in self.scene.models.iter_mut().zip(counts) {
             m.count = count;
         }
         self.scene.replan();
         self.layout = self.scene.frame_spec();
-        self.behaviour.set_counts(&self.scene.table);
+        self.data.behaviour.set_counts(&self.scene.table);
         Ok(())
     }
 
     /// Changes the crowd's count: one model's, or every model's in
     /// proportion to what it has (each keeps at least one).
     pub fn set_count(&mut self, count: u32) -> Result<(), CountError> {
-        let models = self.crowd.counts().len();
+        let models = self.data.crowd.counts().len();
         if models > 1 && count < models as u32 {
             return Err(CountError::FewerThanModels {
                 given: count,
                 models,
             });
         }
-        let counts = share_count(self.crowd.counts(), count);
+        let counts = share_count(self.data.crowd.counts(), count);
         self.set_counts(&counts)
     }
 }

@@ -9,7 +9,8 @@
 //! culling the scene is one pass.
 
 use super::cull::OcclusionCamera;
-use super::{Camera, CrowdPass, CrowdViews, FrameContext, RenderError, Renderer, TechniqueCosts};
+use super::cull::pyramid_view::PyramidView;
+use super::{Camera, CrowdPass, CrowdViews, RenderError, Renderer, TechniqueCosts};
 use crate::crowd::motion;
 use crate::crowd::scene::{CrowdModelGpu, MAX_SCENE_MODELS};
 use crate::crowd::{FrameSettings, FrameUniform, frame_uniform};
@@ -45,22 +46,6 @@ struct Frame {
     draw_calls: u32,
 }
 
-/// A [`FrameContext`] over the renderer's fields (a macro, so the borrow
-/// stays field by field).
-macro_rules! frame_context {
-    ($r:expr, $uniform:expr) => {
-        FrameContext {
-            device: &$r.gpu.device,
-            queue: &$r.gpu.queue,
-            crowd: &$r.crowd,
-            model: &$r.model,
-            frame: $uniform,
-            behaviour: &$r.behaviour,
-            models: $r.crowd.models_written(),
-        }
-    };
-}
-
 impl Renderer {
     /// Records one frame into `target` (a view of the swap-chain or offscreen
     /// texture, in `targets.format`). A lost device (before or while
@@ -73,6 +58,7 @@ impl Renderer {
         settings: &FrameSettings,
     ) -> Result<(), RenderError> {
         self.gpu.check()?;
+        self.prepare_resources()?;
         let mut frame = self.prepare_frame(encoder, camera, settings)?;
         self.cull_early(encoder, camera, &mut frame);
         self.technique_step(encoder, &frame, ScenePart::Early);
@@ -92,6 +78,25 @@ impl Renderer {
         self.gpu.check().map_err(RenderError::from)
     }
 
+    /// The one-off builds the settings ask for, before anything of the
+    /// frame is recorded: the impostor atlas (drawn and submitted on its
+    /// own), the shadow maps at their size and count (and group 0 over
+    /// them), the pyramid view's pipeline.
+    fn prepare_resources(&mut self) -> Result<(), RenderError> {
+        let wants = self.culler.settings;
+        if wants.impostors && wants.lod && self.data.crowd.count() > 0 && !self.hide_crowd {
+            self.ensure_impostors()?;
+        }
+        let device = &self.gpu.device;
+        if self.shadows.update(device) {
+            self.frame_group.rebind(device, self.shadows.bindings());
+        }
+        if wants.pyramid_mip.is_some() && self.pyramid_view.is_none() {
+            self.pyramid_view = Some(PyramidView::new(device, &self.targets));
+        }
+        Ok(())
+    }
+
     /// The frame's uniform, the behaviour's update (the herd's table or the
     /// flock's steps) and the technique's preparation.
     fn prepare_frame(
@@ -100,11 +105,7 @@ impl Renderer {
         camera: &Camera,
         settings: &FrameSettings,
     ) -> Result<Frame, RenderError> {
-        let count = self.crowd.count();
-        let wants = self.culler.settings;
-        if wants.impostors && wants.lod && count > 0 && !self.hide_crowd {
-            self.ensure_impostors()?;
-        }
+        let count = self.data.crowd.count();
         let view_proj = camera.view_proj(self.aspect());
         let (_, width) = self.view_span();
         let jitter = self.motion.jitter(self.targets.options.aa);
@@ -127,7 +128,7 @@ impl Renderer {
             self.post.reset_history();
         }
         let started = Instant::now();
-        self.behaviour.update(
+        self.data.behaviour.update(
             &self.gpu.device,
             &self.gpu.queue,
             encoder,
@@ -145,10 +146,12 @@ impl Renderer {
             .technique
             .instance_cap(uniform.behaviour != 0, &table[..models]);
         CrowdModelGpu::share_cap(&mut table[..models], cap.unwrap_or(u32::MAX));
-        self.crowd.write_models(&self.gpu.queue, &table[..models]);
+        self.data
+            .crowd
+            .write_models(&self.gpu.queue, &table[..models]);
         self.culler.set_drawn(&table[..models]);
         let started = Instant::now();
-        let ctx = frame_context!(self, &uniform);
+        let ctx = self.data.frame(&self.gpu, &uniform);
         let prepared = self.technique.prepare(&ctx);
         if let Some(impostors) = &mut self.impostors {
             impostors.prepare(&ctx);
@@ -187,7 +190,6 @@ impl Renderer {
         let started = Instant::now();
         let cull_view = self.cull_view(camera);
         let frustum = self.shadow_frustum(camera, &frame.uniform);
-        self.shadows.update(&self.gpu.device, &self.frame_layout);
         let (x, w) = self.view_span();
         // The projection the early pass draws with, jitter and all, so that
         // the rectangles fall on the pixels the pyramid holds.
@@ -208,19 +210,25 @@ impl Renderer {
             occlusion_camera,
             frame.cull_count,
         );
-        let ctx = frame_context!(self, &frame.uniform);
-        let group = self.shadows.scene_group();
+        let ctx = self.data.frame(&self.gpu, &frame.uniform);
+        let group = self.frame_group.group();
         self.culler
             .encode(&ctx, encoder, group, &cull_view, frame.cull_count);
-        self.shadows
-            .cull(&ctx, encoder, &mut self.culler, &frustum, frame.cull_count);
+        self.shadows.cull(
+            &ctx,
+            encoder,
+            group,
+            &mut self.culler,
+            &frustum,
+            frame.cull_count,
+        );
         frame.cpu_s += started.elapsed().as_secs_f64();
     }
 
     /// The depth pyramid of the early pass and phase 2's cull.
     fn cull_late(&mut self, encoder: &mut wgpu::CommandEncoder, frame: &Frame) {
-        let ctx = frame_context!(self, &frame.uniform);
-        let group = self.shadows.scene_group();
+        let ctx = self.data.frame(&self.gpu, &frame.uniform);
+        let group = self.frame_group.group();
         self.culler
             .encode_late(&ctx, encoder, group, frame.cull_count);
     }
@@ -248,14 +256,14 @@ impl Renderer {
             self.shadows
                 .views(&self.culler, frame.cull_count, &mut views);
         }
-        let ctx = frame_context!(self, &frame.uniform);
+        let ctx = self.data.frame(&self.gpu, &frame.uniform);
         self.technique
-            .before_passes(&ctx, encoder, self.shadows.scene_group(), &views);
+            .before_passes(&ctx, encoder, self.frame_group.group(), &views);
     }
 
     fn draw_shadows(&mut self, encoder: &mut wgpu::CommandEncoder, frame: &mut Frame) {
         let started = Instant::now();
-        let ctx = frame_context!(self, &frame.uniform);
+        let ctx = self.data.frame(&self.gpu, &frame.uniform);
         frame.draw_calls += self.shadows.draw(
             &ctx,
             encoder,
@@ -272,9 +280,7 @@ impl Renderer {
         let uniform = &mut frame.uniform;
         uniform.culled = self.culler.culled() as u32;
         uniform.lod_tint = (self.culler.culled() && self.culler.settings.lod_tint) as u32;
-        self.gpu
-            .queue
-            .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(uniform));
+        self.frame_group.write(&self.gpu.queue, uniform);
         self.last_frame = Some(*uniform);
     }
 
@@ -332,7 +338,7 @@ impl Renderer {
             occlusion_query_set: None,
             multiview_mask: None,
         });
-        pass.set_bind_group(0, self.shadows.scene_group(), &[]);
+        pass.set_bind_group(0, self.frame_group.group(), &[]);
         self.set_scene_viewport(&mut pass);
         let started = Instant::now();
         if !self.hide_crowd {
@@ -348,7 +354,7 @@ impl Renderer {
             };
             if let Some(draw) = draw {
                 self.technique
-                    .draw(&mut pass, &self.model, &draw, CrowdPass::Scene);
+                    .draw(&mut pass, &self.data.model, &draw, CrowdPass::Scene);
                 frame.draw_calls += draw.calls();
             }
             if let (Some(pass_impostors), Some(draw)) = (&self.impostors, impostors) {
@@ -443,24 +449,21 @@ impl Renderer {
             .encode(&self.gpu, encoder, &self.targets, target, viewport);
     }
 
-    /// Readies the pyramid's debug view when it is asked for and there is a
-    /// pyramid this frame.
+    /// Points the pyramid's debug view at this frame's pyramid when it is
+    /// asked for and there is one.
     fn prepare_pyramid_view(&mut self) -> bool {
         let Some(mip) = self.culler.settings.pyramid_mip else {
             return false;
         };
-        let Some(occlusion) = self
-            .culler
-            .occlusion()
-            .filter(|_| self.culler.occlusion_active())
-        else {
+        let (Some(occlusion), Some(view)) = (
+            self.culler
+                .occlusion()
+                .filter(|_| self.culler.occlusion_active()),
+            &mut self.pyramid_view,
+        ) else {
             return false;
         };
-        let device = &self.gpu.device;
-        let view = self.pyramid_view.get_or_insert_with(|| {
-            super::cull::pyramid_view::PyramidView::new(device, &self.targets)
-        });
-        view.prepare(device, &self.gpu.queue, &occlusion.pyramid, mip)
+        view.prepare(&self.gpu.device, &self.gpu.queue, &occlusion.pyramid, mip)
     }
 
     /// The frame's costs, and the GPU timer's resolve when it was timed.
@@ -471,7 +474,7 @@ impl Renderer {
             behaviour_ms: (frame.behaviour_s * 1000.0) as f32,
             upload_bytes: frame.upload_bytes,
             drawn: frame.drawn,
-            requested: self.crowd.count(),
+            requested: self.data.crowd.count(),
             draw_calls: frame.draw_calls,
             ..self.costs
         };

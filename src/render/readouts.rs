@@ -93,7 +93,7 @@ impl Renderer {
         // order (a cap keeps the first `drawn`).
         let mut left = drawn;
         for (m, member) in self.members.iter().enumerate().take(s.model_visible.len()) {
-            let count = self.crowd.counts()[m].min(left);
+            let count = self.data.crowd.counts()[m].min(left);
             left -= count;
             s.model_visible[m] = count;
             s.model_triangles[m] = count as u64 * member.model.triangle_count() as u64;

@@ -32,7 +32,7 @@ impl Renderer {
             return Ok(Vec::new());
         }
         let camera = self.culler.read_lists(&self.gpu)?;
-        let mut drawn = vec![false; self.crowd.count() as usize];
+        let mut drawn = vec![false; self.data.crowd.count() as usize];
         for &entry in camera.entries.iter().flatten() {
             if let Some(d) = drawn.get_mut((entry & INDEX_MASK) as usize) {
                 *d = true;

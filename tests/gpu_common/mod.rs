@@ -383,7 +383,7 @@ pub fn models_group(r: &stampede::render::Renderer) -> (wgpu::BindGroupLayout, w
         layout: &layout,
         entries: &[wgpu::BindGroupEntry {
             binding: 7,
-            resource: r.crowd.models.as_entire_binding(),
+            resource: r.crowd().models.as_entire_binding(),
         }],
     });
     (layout, group)

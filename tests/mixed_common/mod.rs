@@ -114,7 +114,7 @@ pub fn cpu_cull(
     let mut culled = 0;
     // The table as written for the frame: each model's drawn instances
     // (all of them unless a technique's cap is shared out).
-    let written = renderer.crowd.models_written();
+    let written = renderer.crowd().models_written();
     assert_eq!(
         written.len(),
         scene.table.len(),

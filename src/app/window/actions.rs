@@ -82,7 +82,7 @@ impl Running {
             .is_none_or(|(at, _)| at.elapsed().as_secs_f32() >= 1.0);
         if let (true, Some(frame)) = (stale, self.renderer.last_frame) {
             let p = &self.prepared;
-            let crowd = &self.renderer.crowd;
+            let crowd = &self.renderer.crowd();
             let view = self.renderer.behaviour().view();
             let parity = pose_parity(
                 &p.model,
@@ -107,7 +107,7 @@ impl Running {
         let technique = self.ui.technique;
         self.switch(technique);
         self.ui.clip = self.prepared.clip;
-        self.ui.count = self.renderer.crowd.count();
+        self.ui.count = self.renderer.crowd().count();
         self.motion = self.ui.motion;
         self.camera = self.renderer.camera_at(self.scene_time, 1.0);
     }
@@ -130,7 +130,7 @@ impl Running {
                 width,
                 height,
                 count,
-                self.renderer.crowd.seed(),
+                self.renderer.crowd().seed(),
                 self.config.format,
             )
         }

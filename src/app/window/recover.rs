@@ -25,7 +25,7 @@ impl Running {
         if self.config.width > 0 && self.config.height > 0 {
             self.surface.configure(&gpu.device, &self.config);
         }
-        let crowd = &self.renderer.crowd;
+        let crowd = &self.renderer.crowd();
         let size = (self.renderer.targets.width, self.renderer.targets.height);
         let config = self.renderer_config(&self.prepared, size, crowd.count());
         let renderer = super::scene_renderer(

@@ -106,14 +106,14 @@ impl Running {
             model_name: &self.prepared.model.name(),
             vertices: self.prepared.model.vertex_count(),
             triangles: self.prepared.model.triangle_count(),
-            capacity: self.renderer.crowd.capacity(),
-            allocations: self.renderer.crowd.allocations,
+            capacity: self.renderer.crowd().capacity(),
+            allocations: self.renderer.crowd().allocations,
             message: self.message.as_deref(),
             behaviour_chooses_clips: self.renderer.behaviour().active(),
             cull: crate::app::cull_ui::CullView {
                 stats: self.renderer.cull_stats(),
                 levels: &self.renderer.lod().levels,
-                requested: self.renderer.crowd.count(),
+                requested: self.renderer.crowd().count(),
                 technique: self.renderer.technique_kind(),
                 lod_build_ms: self.renderer.lod().build_ms,
                 atlas: crate::app::cull_ui::AtlasView::of(&self.renderer),
@@ -154,9 +154,9 @@ impl Running {
             // A scene's models share the count in proportion.
             if let Err(e) = self.renderer.set_count(self.ui.count) {
                 self.message = Some(e.to_string());
-                self.ui.count = self.renderer.crowd.count();
+                self.ui.count = self.renderer.crowd().count();
             }
-            let counts = self.renderer.crowd.counts();
+            let counts = self.renderer.crowd().counts();
             for ((_, count), &c) in self.scene_rest.iter_mut().zip(counts.iter().skip(1)) {
                 *count = c;
             }

@@ -65,7 +65,7 @@ impl Running {
     pub(super) fn scene_rows(&self) -> Vec<SceneRow> {
         std::iter::once(&self.prepared)
             .chain(self.scene_rest.iter().map(|(l, _)| l))
-            .zip(self.renderer.crowd.counts())
+            .zip(self.renderer.crowd().counts())
             .map(|(l, &count)| SceneRow {
                 choice: l.choice.clone(),
                 count,
@@ -88,7 +88,7 @@ impl Running {
             for ((_, count), &c) in self.scene_rest.iter_mut().zip(&counts[1..]) {
                 *count = c;
             }
-            self.ui.count = self.renderer.crowd.count();
+            self.ui.count = self.renderer.crowd().count();
             return Ok(());
         }
         let known = |row: &SceneRow| {

@@ -165,7 +165,7 @@ pub fn compare_view(
         .renderer
         .last_frame
         .unwrap_or_else(bytemuck::Zeroable::zeroed);
-    let inst = generate(view.renderer.crowd.seed(), 0);
+    let inst = generate(view.renderer.crowd().seed(), 0);
     let (centre, radius) = loaded.vat.pose_sphere();
     let target = instance_placement(
         &inst,

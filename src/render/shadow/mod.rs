@@ -1,6 +1,6 @@
 //! Cascaded sun shadows on the GPU: the depth maps (one layer per
-//! cascade), the receivers' parameters and the frame's bind group (group 0
-//! of every scene pipeline), the casters' per-cascade views, and the shadow
+//! cascade), the receivers' parameters (which the frame's group 0 binds:
+//! `frame_group`), the casters' per-cascade views, and the shadow
 //! pass that culls each cascade with the cull pass and draws the crowd's
 //! casters through the technique's own pose (`vs_shadow`). The cascade
 //! fitting is plain data in `crowd::shadow`; the lookup is shaders/shadow.wgsl.
@@ -8,7 +8,7 @@
 mod pass;
 
 use super::cull::{CullTarget, Culler};
-use super::pipeline::{bind_group, storage_entry};
+use super::frame_group::{self, ShadowBindings};
 use super::techniques::SHADOW_FORMAT;
 use super::timing::GpuTimer;
 use crate::crowd::FrameUniform;
@@ -17,54 +17,6 @@ use crate::crowd::shadow::{CasterUniform, MAX_CASCADES, ShadowSettings, ShadowUn
 /// Bytes between the casters' per-cascade views (the uniform-offset
 /// alignment every adapter accepts).
 const CASTER_STRIDE: u64 = 256;
-
-/// Group 0 of every scene pipeline and of the cull pass: the frame (0), the
-/// receivers' shadow parameters (1), the shadow maps (2) and their
-/// comparison sampler (3), and the cascade a caster is drawn into (4).
-pub fn frame_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
-    let fragment = wgpu::ShaderStages::FRAGMENT;
-    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("frame layout"),
-        entries: &[
-            wgpu::BindGroupLayoutEntry {
-                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT | wgpu::ShaderStages::COMPUTE,
-                ..storage_entry(0)
-            },
-            wgpu::BindGroupLayoutEntry {
-                visibility: fragment,
-                ..storage_entry(1)
-            },
-            wgpu::BindGroupLayoutEntry {
-                binding: 2,
-                visibility: fragment,
-                ty: wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Depth,
-                    view_dimension: wgpu::TextureViewDimension::D2Array,
-                    multisampled: false,
-                },
-                count: None,
-            },
-            wgpu::BindGroupLayoutEntry {
-                binding: 3,
-                visibility: fragment,
-                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
-                count: None,
-            },
-            wgpu::BindGroupLayoutEntry {
-                binding: 4,
-                visibility: wgpu::ShaderStages::VERTEX,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: false,
-                    min_binding_size: wgpu::BufferSize::new(
-                        std::mem::size_of::<CasterUniform>() as u64
-                    ),
-                },
-                count: None,
-            },
-        ],
-    })
-}
 
 /// The depth maps: `count` layers of `side`² texels.
 struct Maps {
@@ -123,13 +75,10 @@ impl Maps {
 /// cascades' cull outputs.
 pub struct ShadowMaps {
     pub settings: ShadowSettings,
-    frame_buffer: wgpu::Buffer,
     uniform: wgpu::Buffer,
     casters: wgpu::Buffer,
     sampler: wgpu::Sampler,
     maps: Maps,
-    /// Group 0 of the scene pass and the cull pass (the maps bound).
-    scene_group: wgpu::BindGroup,
     /// Group 0 of each cascade's caster pass: its view at binding 4, and a
     /// one-texel stand-in for the maps (a pass cannot sample what it draws).
     caster_groups: Vec<wgpu::BindGroup>,
@@ -178,37 +127,29 @@ impl ShadowMaps {
                     offset: i * CASTER_STRIDE,
                     size: wgpu::BufferSize::new(std::mem::size_of::<CasterUniform>() as u64),
                 });
-                frame_group(
+                frame_group::group(
                     device,
                     "shadow caster frame group",
                     frame_layout,
-                    [frame_buffer, &uniform],
-                    &stand_in.array,
-                    &sampler,
-                    slot,
+                    frame_buffer,
+                    ShadowBindings {
+                        parameters: &uniform,
+                        maps: &stand_in.array,
+                        sampler: &sampler,
+                        caster: slot,
+                    },
                 )
             })
             .collect();
         let targets = (0..MAX_CASCADES)
             .map(|_| culler.new_target(device, "shadow cascade cull params"))
             .collect();
-        let maps = Maps::new(device, 1, 1);
-        let scene_group = Self::scene_group_for(
-            device,
-            frame_layout,
-            [frame_buffer, &uniform],
-            &maps,
-            &sampler,
-            &casters,
-        );
         Self {
             settings: ShadowSettings::default(),
-            frame_buffer: frame_buffer.clone(),
             uniform,
             casters,
             sampler,
-            maps,
-            scene_group,
+            maps: Maps::new(device, 1, 1),
             caster_groups,
             targets,
             timer: GpuTimer::new(device, caps),
@@ -217,38 +158,25 @@ impl ShadowMaps {
         }
     }
 
-    fn scene_group_for(
-        device: &wgpu::Device,
-        layout: &wgpu::BindGroupLayout,
-        buffers: [&wgpu::Buffer; 2],
-        maps: &Maps,
-        sampler: &wgpu::Sampler,
-        casters: &wgpu::Buffer,
-    ) -> wgpu::BindGroup {
-        let slot = wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-            buffer: casters,
-            offset: 0,
-            size: wgpu::BufferSize::new(std::mem::size_of::<CasterUniform>() as u64),
-        });
-        frame_group(
-            device,
-            "frame bind group",
-            layout,
-            buffers,
-            &maps.array,
-            sampler,
-            slot,
-        )
-    }
-
-    /// Group 0 of the scene pass and the cull pass.
-    pub fn scene_group(&self) -> &wgpu::BindGroup {
-        &self.scene_group
+    /// What the scene's group 0 binds of the shadows: the receivers'
+    /// parameters, every map, the sampler and the first cascade's view.
+    pub fn bindings(&self) -> ShadowBindings<'_> {
+        ShadowBindings {
+            parameters: &self.uniform,
+            maps: &self.maps.array,
+            sampler: &self.sampler,
+            caster: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer: &self.casters,
+                offset: 0,
+                size: wgpu::BufferSize::new(std::mem::size_of::<CasterUniform>() as u64),
+            }),
+        }
     }
 
     /// Remakes the maps when the settings changed their size or count
-    /// (shadows off keep a one-texel map for the binding).
-    pub fn update(&mut self, device: &wgpu::Device, frame_layout: &wgpu::BindGroupLayout) {
+    /// (shadows off keep a one-texel map for the binding). True when they
+    /// were made again: the frame's group 0 must bind the new ones.
+    pub fn update(&mut self, device: &wgpu::Device) -> bool {
         let (side, count) = if self.settings.enabled {
             (
                 self.settings.side(self.max_side),
@@ -258,17 +186,10 @@ impl ShadowMaps {
             (1, 1)
         };
         if (side, count) == (self.maps.side, self.maps.count) {
-            return;
+            return false;
         }
         self.maps = Maps::new(device, side, count);
-        self.scene_group = Self::scene_group_for(
-            device,
-            frame_layout,
-            [&self.frame_buffer, &self.uniform],
-            &self.maps,
-            &self.sampler,
-            &self.casters,
-        );
+        true
     }
 
     /// The cull outputs of the cascades in use (tests and diagnostics).
@@ -345,28 +266,4 @@ impl ShadowMaps {
     pub fn sun(frame: &FrameUniform) -> glam::Vec3 {
         glam::Vec4::from_array(frame.sun_dir).truncate()
     }
-}
-
-/// A frame bind group (see [`frame_layout`]).
-fn frame_group(
-    device: &wgpu::Device,
-    label: &str,
-    layout: &wgpu::BindGroupLayout,
-    [frame, shadows]: [&wgpu::Buffer; 2],
-    maps: &wgpu::TextureView,
-    sampler: &wgpu::Sampler,
-    caster: wgpu::BindingResource<'_>,
-) -> wgpu::BindGroup {
-    bind_group(
-        device,
-        label,
-        layout,
-        &[
-            (0, frame.as_entire_binding()),
-            (1, shadows.as_entire_binding()),
-            (2, wgpu::BindingResource::TextureView(maps)),
-            (3, wgpu::BindingResource::Sampler(sampler)),
-            (4, caster),
-        ],
-    )
 }

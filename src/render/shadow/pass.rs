@@ -46,6 +46,7 @@ impl ShadowMaps {
         &mut self,
         ctx: &FrameContext<'_>,
         encoder: &mut wgpu::CommandEncoder,
+        frame_group: &wgpu::BindGroup,
         culler: &mut Culler,
         frustum: &CameraFrustum,
         count: u32,
@@ -115,7 +116,7 @@ impl ShadowMaps {
             culler.encode_target(
                 ctx,
                 encoder,
-                &self.scene_group,
+                frame_group,
                 &cull_view,
                 count,
                 &mut self.targets[i],
