@@ -137,8 +137,8 @@ pub struct AaArgs {
 }
 
 impl AaArgs {
-    pub fn targets(&self) -> crate::render::targets::TargetOptions {
-        crate::render::targets::TargetOptions {
+    pub fn targets(&self) -> crate::render::passes::targets::TargetOptions {
+        crate::render::passes::targets::TargetOptions {
             aa: self.aa,
             velocity: self.motion_view,
             ..Default::default()

@@ -14,7 +14,7 @@ use stampede::crowd::setup::{Loaded, ModelChoice, load};
 use stampede::crowd::shadow::ShadowSettings;
 use stampede::crowd::{self, FrameSettings, instance_clip_time, pose_time};
 use stampede::render::headless::{self, Headless};
-use stampede::render::techniques::compute_skinning::SKINNED_VERTEX_BYTES;
+use stampede::render::passes::techniques::compute_skinning::SKINNED_VERTEX_BYTES;
 use stampede::render::{Camera, RendererConfig, TechniqueKind};
 use stampede::skin;
 use stampede::vat::Precision;
@@ -46,7 +46,7 @@ fn lists(view: &Headless) -> Vec<Vec<Vec<u32>>> {
     let r = &view.renderer;
     let gpu = r.gpu.clone();
     let mask = stampede::crowd::cull::INDEX_MASK;
-    let of = |l: stampede::render::cull::VisibleLists| {
+    let of = |l: stampede::render::passes::cull::VisibleLists| {
         l.entries
             .into_iter()
             .map(|e| e.into_iter().map(|x| x & mask).collect())

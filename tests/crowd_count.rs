@@ -102,7 +102,7 @@ fn count_changes_live() {
 #[test]
 fn each_models_instances_follow_the_counts() {
     use stampede::crowd::{Instance, generate};
-    use stampede::render::crowd_buffer::{CrowdBuffer, scene_seed};
+    use stampede::render::data::crowd_buffer::{CrowdBuffer, scene_seed};
     let Some(gpu) = common::gpu_or_skip("crowd_count") else {
         return;
     };

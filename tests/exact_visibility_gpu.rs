@@ -15,9 +15,9 @@ use stampede::crowd::cull::CullSettings;
 use stampede::crowd::motion::Aa;
 use stampede::crowd::setup::{Loaded, ModelChoice, load};
 use stampede::crowd::{BehaviourSettings, FrameSettings};
-use stampede::render::exact_visibility::ExactVisibility;
 use stampede::render::headless::{self, Headless};
-use stampede::render::targets::TargetOptions;
+use stampede::render::passes::targets::TargetOptions;
+use stampede::render::probes::exact_visibility::ExactVisibility;
 use stampede::render::{RenderError, RendererConfig};
 use stampede::vat::Precision;
 use std::collections::BTreeSet;
@@ -171,7 +171,7 @@ fn the_entries_past_one_query_set_are_counted() {
     down.distance = v.renderer.layout.model_size * 120.0;
     v.camera = down;
     let e = settle(&mut v);
-    let share = |part: &[stampede::render::exact_visibility::Shown]| {
+    let share = |part: &[stampede::render::probes::exact_visibility::Shown]| {
         part.iter().filter(|s| s.shows).count() as f32 / part.len().max(1) as f32
     };
     let (first, rest) = e.entries.split_at(e.entries.len().min(4096));

@@ -7,7 +7,7 @@ use stampede::Aabb;
 use stampede::crowd::flock::{Boid, FlockParams};
 use stampede::crowd::spec::CrowdSpec;
 use stampede::crowd::{FlockPreset, Motion};
-use stampede::render::flock_sim::FlockSim;
+use stampede::render::data::flock_sim::FlockSim;
 
 /// No two birds end closer than this fraction of the separation radius.
 /// Birds start at random (some overlapping); separation is a steering force

@@ -2,7 +2,8 @@
 //! not structs: the structs are in gpu_layout.rs): each WGSL constant in
 //! the composed modules equals its Rust twin.
 
-use stampede::render::{TechniqueKind, shaders};
+use stampede::render::TechniqueKind;
+use stampede::render::util::shaders;
 use wgpu::naga;
 
 fn crowd_source() -> String {
@@ -60,7 +61,7 @@ fn occlusion_numbers_match() {
 /// numbers, in both compute-skinning techniques' modules.
 #[test]
 fn skin_pass_numbers_match() {
-    use stampede::render::techniques::compute_skinning as cs;
+    use stampede::render::passes::techniques::compute_skinning as cs;
     for kind in [
         TechniqueKind::ComputeSkinning,
         TechniqueKind::ComputeBoneTexture,

@@ -10,15 +10,16 @@ use stampede::crowd::occlusion::OcclusionUniform;
 use stampede::crowd::scene::CrowdModelGpu;
 use stampede::crowd::shadow::{CasterUniform, ShadowUniform};
 use stampede::crowd::{FrameUniform, Instance};
-use stampede::render::cull::pyramid::PyramidStep;
-use stampede::render::cull::pyramid_view::PyramidViewUniform;
-use stampede::render::gpu_data::{
+use stampede::render::TechniqueKind;
+use stampede::render::data::gpu_data::{
     SkinInfo, SkinParams, SkinVertex, SkinnedVertex, StaticVertex, VatClipGpu, VatPackingGpu,
 };
-use stampede::render::post::motion_blur::BlurUniform;
-use stampede::render::post::motion_view::MotionViewUniform;
-use stampede::render::post::taa::TaaUniform;
-use stampede::render::{TechniqueKind, shaders};
+use stampede::render::passes::cull::pyramid::PyramidStep;
+use stampede::render::passes::cull::pyramid_view::PyramidViewUniform;
+use stampede::render::passes::post::motion_blur::BlurUniform;
+use stampede::render::passes::post::motion_view::MotionViewUniform;
+use stampede::render::passes::post::taa::TaaUniform;
+use stampede::render::util::shaders;
 
 #[macro_use]
 mod layout_common;

@@ -17,7 +17,7 @@ use stampede::crowd::setup::{Loaded, ModelChoice, load};
 use stampede::crowd::{BehaviourSettings, FrameSettings, generate};
 use stampede::render::RendererConfig;
 use stampede::render::headless::{self, Headless};
-use stampede::render::impostor::measure;
+use stampede::render::probes::impostor_measure as measure;
 use stampede::vat::Precision;
 
 const SEED: u64 = 5;
@@ -209,7 +209,7 @@ fn the_cell_and_frame_choices_match_their_rust_twins() {
     for choice in [ModelChoice::Horse, ModelChoice::Bird] {
         let loaded = load(&choice, 30.0, Precision::F16, None).expect("the model bakes");
         let layout = &loaded.impostor;
-        let params = stampede::render::gpu_data::AtlasParamsGpu::new(layout);
+        let params = stampede::render::data::gpu_data::AtlasParamsGpu::new(layout);
         let e = params.elevations;
         let clips = &layout.clips;
         // As in a scene whose layers are two rows taller than this
@@ -241,7 +241,8 @@ fn the_cell_and_frame_choices_match_their_rust_twins() {
                let at = atlas_place(p, i % p.layers, (i / 7u) % p.rows);\n\
                results[i * 2u + 1u] = vec4<f32>(f32(at.x), f32(at.y), 0.0, 0.0);\n\
              }}",
-            stampede::render::shaders::file("impostor_common").expect("the shared impostor file"),
+            stampede::render::util::shaders::file("impostor_common")
+                .expect("the shared impostor file"),
             params.cell,
             params.yaws,
             params.rows,

@@ -19,7 +19,7 @@ use stampede::crowd::scene::CrowdModelGpu;
 use stampede::crowd::setup::{ModelChoice, load};
 use stampede::crowd::{FrameSettings, instance_clip_time, pose_time};
 use stampede::render::TechniqueKind;
-use stampede::render::crowd_buffer::scene_seed;
+use stampede::render::data::crowd_buffer::scene_seed;
 use stampede::skin;
 use stampede::vat::Precision;
 use std::collections::BTreeMap;

@@ -19,9 +19,9 @@ use stampede::crowd::placement::Placement;
 use stampede::crowd::scene::{JOINS_FLOCK, JOINS_HERD, JOINS_NOTHING};
 use stampede::crowd::setup::{Loaded, ModelChoice, load};
 use stampede::crowd::{BehaviourSettings, FrameSettings};
+use stampede::render::data::models::plan;
+use stampede::render::data::models::{CrowdModel, SceneModel};
 use stampede::render::headless::Headless;
-use stampede::render::mixed_behaviour::plan;
-use stampede::render::models::{CrowdModel, SceneModel};
 use stampede::vat::Precision;
 
 fn bake(choice: ModelChoice) -> Loaded {

@@ -13,7 +13,7 @@ mod shared;
 use stampede::crowd::scene::CrowdModelGpu;
 use stampede::crowd::setup::{ModelChoice, load};
 use stampede::crowd::{BehaviourSettings, FrameSettings};
-use stampede::render::crowd_buffer::scene_seed;
+use stampede::render::data::crowd_buffer::scene_seed;
 use stampede::render::headless::{Headless, RgbaImage};
 use stampede::render::{CrowdDraw, RendererConfig, TechniqueKind};
 use stampede::vat::Precision;

@@ -7,7 +7,7 @@ use gpu_common as common;
 use stampede::crowd::setup::{ModelChoice, MotionChoice, load_with};
 use stampede::crowd::{BehaviourSettings, FrameSettings, Motion};
 use stampede::render::RendererConfig;
-use stampede::render::behaviour::BehaviourKind;
+use stampede::render::data::behaviour::BehaviourKind;
 use stampede::render::headless::{self, Headless};
 use stampede::vat::Precision;
 use std::path::PathBuf;

@@ -94,7 +94,7 @@ fn gpu_pyramid(
         multiview_mask: None,
         cache: None,
     });
-    let mut pyramid = stampede::render::cull::pyramid::DepthPyramid::new(device);
+    let mut pyramid = stampede::render::passes::cull::pyramid::DepthPyramid::new(device);
     pyramid.ensure(device, &view, (w, h), samples, 0);
     let mut encoder = device.create_command_encoder(&Default::default());
     {

@@ -8,7 +8,7 @@ mod mixed_common;
 use gpu_common as common;
 use mixed_common::*;
 use stampede::crowd::{BehaviourSettings, FrameSettings};
-use stampede::render::models::share_count;
+use stampede::render::data::models::share_count;
 
 fn settings() -> FrameSettings {
     FrameSettings {

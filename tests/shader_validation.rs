@@ -5,7 +5,7 @@
 
 use stampede::render::TechniqueKind;
 use stampede::render::shader_modules;
-use stampede::render::shaders::{self, FILES, compose, requires};
+use stampede::render::util::shaders::{self, FILES, compose, requires};
 use wgpu::naga;
 
 #[test]

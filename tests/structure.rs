@@ -40,8 +40,19 @@ fn modules() -> BTreeMap<Module, String> {
     out
 }
 
-/// The modules each module refers to (by `crate::a::b` or `super::x`).
+/// The modules each module refers to (by `crate::a::b` or `super::x`),
+/// its own ancestors left out.
 fn edges(mods: &BTreeMap<Module, String>) -> BTreeMap<Module, BTreeSet<Module>> {
+    references(mods, false)
+}
+
+/// The modules each module refers to, with its ancestors when `ancestors`
+/// (a path that names the parent itself, or an item the parent defines or
+/// re-exports, resolves to the parent).
+fn references(
+    mods: &BTreeMap<Module, String>,
+    ancestors: bool,
+) -> BTreeMap<Module, BTreeSet<Module>> {
     let resolve = |path: &[String]| -> Option<Module> {
         (1..=path.len())
             .rev()
@@ -79,7 +90,7 @@ fn edges(mods: &BTreeMap<Module, String>) -> BTreeMap<Module, BTreeSet<Module>> 
                 path.retain(|s| !s.is_empty());
                 if let Some(r) = resolve(&path)
                     && r != *m
-                    && !m.starts_with(&r)
+                    && (ancestors || !m.starts_with(&r))
                 {
                     deps.insert(r);
                 }
@@ -118,6 +129,51 @@ fn only_the_front_ends_import_app_and_render() {
                     "{m:?} imports {d:?}"
                 );
             }
+        }
+    }
+}
+
+/// The renderer (the facade) is src/render/mod.rs and the files beside it.
+/// Below it, `data/` (the crowd's GPU data), `passes/` and `util/` never
+/// import it, nor the probes that drive it: they take what they need
+/// from each other, and `camera` and `config` (the camera, the
+/// renderer's settings and error), which are plain vocabulary. Only the
+/// facade's files and `probes/` (the read-backs of a whole renderer)
+/// implement `Renderer`.
+#[test]
+fn nothing_below_the_renderer_imports_it() {
+    let mods = modules();
+    let render = |m: &Module| top(m) == "render";
+    let vocabulary = ["camera", "config"];
+    let below = ["data", "passes", "util"];
+    let mut checked = 0;
+    for (m, deps) in references(&mods, true) {
+        if !render(&m) || m.len() < 2 || !below.contains(&m[1].as_str()) {
+            continue;
+        }
+        checked += 1;
+        for d in deps.iter().filter(|d| render(d)) {
+            let facade = d.len() == 1
+                || (d.len() == 2
+                    && !below.contains(&d[1].as_str())
+                    && !vocabulary.contains(&d[1].as_str()));
+            assert!(
+                !facade,
+                "src/{} imports {} of the renderer's facade: name the module that defines it",
+                m.join("/"),
+                d.join("::")
+            );
+        }
+    }
+    assert!(checked > 50, "only {checked} modules below the renderer");
+    for (m, code) in &mods {
+        let facade_file = m.len() <= 2 || (m.len() == 3 && m[1] == "probes");
+        if render(m) && !facade_file {
+            assert!(
+                !code.contains("impl Renderer"),
+                "src/{} implements Renderer: that belongs beside src/render/mod.rs or in probes/",
+                m.join("/")
+            );
         }
     }
 }

@@ -14,7 +14,7 @@ use stampede::crowd::setup::{Loaded, ModelChoice, load};
 use stampede::crowd::{BehaviourSettings, FrameSettings};
 use stampede::gpu::GpuContext;
 use stampede::render::headless::{self, Headless, RgbaImage};
-use stampede::render::targets::TargetOptions;
+use stampede::render::passes::targets::TargetOptions;
 use stampede::render::{Camera, RendererConfig};
 use stampede::vat::Precision;
 use std::sync::Arc;

@@ -8,7 +8,7 @@ use stampede::crowd::scene_time::split_time;
 use stampede::crowd::{CLIP_MIXED, FrameUniform};
 use stampede::crowd::{generate, instance_clip_time, pose_time};
 use stampede::render::TechniqueKind;
-use stampede::render::techniques::cpu::{MAX_CPU_BYTES, MAX_CPU_INSTANCES, cpu_cap};
+use stampede::render::passes::techniques::cpu::{MAX_CPU_BYTES, MAX_CPU_INSTANCES, cpu_cap};
 use stampede::vat::{self, BakeOptions};
 use stampede::{assets, skin};
 

@@ -295,7 +295,7 @@ fn cpu_skinning_cap_is_applied_and_reported() {
     render(&mut view, TechniqueKind::Cpu, &s);
     let costs = view.renderer.costs();
     let cap = costs.cap.expect("CPU skinning has a cap");
-    assert!(cap <= stampede::render::techniques::cpu::MAX_CPU_INSTANCES);
+    assert!(cap <= stampede::render::passes::techniques::cpu::MAX_CPU_INSTANCES);
     assert_eq!(costs.requested, 2100);
     assert_eq!(costs.drawn, cap.min(2100));
     assert!(costs.capped(), "2100 instances should be capped at {cap}");

@@ -6,7 +6,7 @@ use gpu_common as common;
 
 use glam::Vec3;
 use stampede::render::VatResources;
-use stampede::render::shaders;
+use stampede::render::util::shaders;
 use stampede::vat::{self, BakeOptions, Precision, Vat};
 use stampede::{Model, skin};
 
@@ -293,19 +293,21 @@ fn a_scene_array_samples_each_model_as_its_own_vat() {
         .collect();
     let set = vat::VatSet::plan(&named, 8192, 256).expect("fits");
     let combined = set.combined(&refs).expect("f16");
-    let table = stampede::render::techniques::vat::set_clip_table(&set, &refs, &[&[], &[], &[]]);
+    let table =
+        stampede::render::passes::techniques::vat::set_clip_table(&set, &refs, &[&[], &[], &[]]);
     assert_eq!(
         table.len(),
         vats.iter().map(|v| v.clips.len()).sum::<usize>()
     );
-    let clips = stampede::render::techniques::clip_buffer(&gpu.device, "scene clips", &table);
+    let clips =
+        stampede::render::passes::techniques::clip_buffer(&gpu.device, "scene clips", &table);
     // The renderer's upload: the header alone (no texels) and each
     // model's own bake written to its place; and the CPU twin, the array
     // combined on the CPU and uploaded whole.
     let header = set.header(&refs).expect("f16");
     assert_eq!(header.total_bytes(), 0, "the header keeps no texels");
     let bakes: Vec<std::sync::Arc<Vat>> = vats.iter().cloned().map(std::sync::Arc::new).collect();
-    let source = stampede::render::techniques::vat::TexelSource::Set(&set, &bakes);
+    let source = stampede::render::passes::techniques::vat::TexelSource::Set(&set, &bakes);
     let scenes = [
         VatResources::with_source(&gpu.device, &gpu.queue, &header, source, clips.clone()),
         VatResources::with_clips(&gpu.device, &gpu.queue, &combined, clips),

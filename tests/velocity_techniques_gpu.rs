@@ -13,8 +13,8 @@ use stampede::crowd::motion::pixel_motion;
 use stampede::crowd::setup::{ModelChoice, load};
 use stampede::crowd::{BehaviourSettings, FrameSettings};
 use stampede::render::headless::{self, Headless};
-use stampede::render::post::readback::MotionImage;
-use stampede::render::targets::TargetOptions;
+use stampede::render::passes::targets::TargetOptions;
+use stampede::render::probes::picture::MotionImage;
 use stampede::render::{RendererConfig, TechniqueKind};
 use stampede::vat::Precision;
 

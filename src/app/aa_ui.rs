@@ -3,7 +3,7 @@
 //! and its history).
 
 use crate::crowd::motion::Aa;
-use crate::render::targets::TargetOptions;
+use crate::render::passes::targets::TargetOptions;
 
 /// What the section shows but does not edit.
 #[derive(Clone, Copy, Debug, Default)]

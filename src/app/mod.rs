@@ -186,10 +186,10 @@ fn screenshot_scene(
     }
     eprintln!("GPU: {}", gpu.description());
     let (w, h) = args.size;
-    let models: Vec<crate::render::models::SceneModel<'_>> = load
+    let models: Vec<crate::render::data::models::SceneModel<'_>> = load
         .loaded
         .iter()
-        .map(|(loaded, count)| crate::render::models::SceneModel {
+        .map(|(loaded, count)| crate::render::data::models::SceneModel {
             loaded,
             count: *count,
         })

@@ -36,7 +36,7 @@ pub struct UiState {
     /// The sun's shadows.
     pub shadows: crate::crowd::shadow::ShadowSettings,
     /// Anti-aliasing and the motion-vector view.
-    pub targets: crate::render::targets::TargetOptions,
+    pub targets: crate::render::passes::targets::TargetOptions,
     /// Motion blur (with TAA).
     pub motion_blur: bool,
     /// The scene's model list as the panel edits it.

@@ -173,7 +173,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
     // Comparing occlusion culling measures the run with it on.
     config.cull.occlusion |= args.compare_occlusion;
     config.shadows = args.shadows.settings();
-    config.targets = crate::render::targets::TargetOptions {
+    config.targets = crate::render::passes::targets::TargetOptions {
         aa: args.aa,
         velocity: false,
         // The exact visibility count draws against the final depth.

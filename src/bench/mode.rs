@@ -5,7 +5,7 @@
 use crate::crowd::cull::CullSettings;
 use crate::crowd::motion::Aa;
 use crate::crowd::shadow::ShadowSettings;
-use crate::render::targets::TargetOptions;
+use crate::render::passes::targets::TargetOptions;
 
 /// The settings one measurement runs with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

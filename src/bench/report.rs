@@ -92,8 +92,8 @@ pub struct ExactCounts {
     pub unoccluded_triangles: u64,
 }
 
-impl From<&crate::render::exact_visibility::ExactVisibility> for ExactCounts {
-    fn from(e: &crate::render::exact_visibility::ExactVisibility) -> Self {
+impl From<&crate::render::probes::exact_visibility::ExactVisibility> for ExactCounts {
+    fn from(e: &crate::render::probes::exact_visibility::ExactVisibility) -> Self {
         Self {
             visible: e.visible(),
             occluded: e.occluded(),

@@ -291,9 +291,9 @@ fn inspect_one(name: &str, args: &InspectArgs, out: &mut String) -> anyhow::Resu
     if args.impostor_error {
         let loaded = crate::crowd::setup::load(&choice, 30.0, vat::Precision::F16, None)?;
         let gpu = crate::gpu::GpuContext::headless()?;
-        let view = crate::render::impostor::measure::single(gpu.clone(), &loaded, false)?;
+        let view = crate::render::probes::impostor_measure::single(gpu.clone(), &loaded, false)?;
         let built = view.renderer.impostor_atlas().map_or(0.0, |a| a.build_ms);
-        let e = crate::render::impostor::measure::measure(gpu, &loaded, args.impostor_px)?;
+        let e = crate::render::probes::impostor_measure::measure(gpu, &loaded, args.impostor_px)?;
         let _ = writeln!(
             out,
             "  impostor atlas drawn in {built:.0} ms ({}); at {} px against the mesh over {} views: silhouette IoU mean {:.3} (worst {:.3}), within a pixel {:.3} (worst {:.3}), colour difference {:.1} (worst {:.1}) of 255",
@@ -385,11 +385,12 @@ fn bake_impostor(
     };
     let motion = MotionChoice::Auto.resolve(&ModelChoice::parse(&args.model), &vat.clips);
     let layout = setup::impostor_layout(vat, motion).with_mesh(chain);
-    let drawn = crate::render::impostor::export::draw_layers(&gpu, model, vat, chain, layout);
+    let drawn =
+        crate::render::passes::impostor::export::draw_layers(&gpu, model, vat, chain, layout);
     let (atlas, layers) = match drawn {
         Ok(drawn) => drawn,
         // A model whose atlas this GPU cannot hold still bakes, on auto.
-        Err(e @ crate::render::impostor::AtlasError::TooLarge { .. })
+        Err(e @ crate::render::passes::impostor::AtlasError::TooLarge { .. })
             if args.impostors == ImpostorExport::Auto =>
         {
             eprintln!(

@@ -2,19 +2,19 @@
 //! one), every model's data in the shared buffers, the VAT array, the cull
 //! pass, the shadows and the first technique.
 
-use super::crowd_gpu::CrowdGpu;
-use super::cull::{CullSource, Culler};
-use super::frame_group::{self, FrameGroup};
-use super::model_gpu::ModelGpu;
-use super::models::{CrowdModel, SceneModel, SceneState};
-use super::techniques::members::Member;
-use super::{
-    Backdrop, CrowdBuffer, GpuTimer, RenderError, Renderer, RendererConfig, ShadowMaps, Targets,
-    TechniqueKind,
-};
 use crate::Model;
 use crate::crowd::scene::MAX_SCENE_MODELS;
 use crate::lod::{GeometrySet, LodChain};
+use crate::render::data::crowd_gpu::CrowdGpu;
+use crate::render::data::model_gpu::ModelGpu;
+use crate::render::data::models::{CrowdModel, SceneModel, SceneState};
+use crate::render::passes::cull::{CullSource, Culler};
+use crate::render::passes::frame_group::{self, FrameGroup};
+use crate::render::passes::techniques::members::Member;
+use crate::render::{
+    Backdrop, CrowdBuffer, GpuTimer, RenderError, Renderer, RendererConfig, ShadowMaps, Targets,
+    TechniqueKind,
+};
 use crate::vat::{Vat, VatSet};
 use std::sync::Arc;
 
@@ -97,7 +97,8 @@ impl Renderer {
             .collect();
         let geometry = GeometrySet::plan(&chains).map_err(|e| scene_error(&e))?;
         let speeds: Vec<&[f32]> = models.iter().map(|m| m.ground_speeds.as_slice()).collect();
-        let clip_table = super::techniques::vat::set_clip_table(&set, &vats, &speeds);
+        let clip_table =
+            crate::render::passes::techniques::vat::set_clip_table(&set, &vats, &speeds);
 
         let device = &gpu.device;
         let targets = Targets::with_options(
@@ -132,7 +133,8 @@ impl Renderer {
                 )
             })
             .collect();
-        let clip_buffer = super::techniques::clip_buffer(device, "clip table", &clip_table);
+        let clip_buffer =
+            crate::render::passes::techniques::clip_buffer(device, "clip table", &clip_table);
         let mut culler = Culler::new(device, &frame_layout, &clip_buffer, sources);
         culler.settings = config.cull;
         let mut shadows = ShadowMaps::new(device, &caps, &frame_layout, &frame_buffer, &culler);
@@ -148,8 +150,12 @@ impl Renderer {
                 lod: m.lod.clone(),
             })
             .collect();
-        let behaviour =
-            super::mixed_behaviour::behaviour(device, &models, config.seed, config.behaviour);
+        let behaviour = crate::render::data::mixed_behaviour::behaviour(
+            device,
+            &models,
+            config.seed,
+            config.behaviour,
+        );
         let impostor_layout = models[0].impostor.clone();
         let lod = models[0].lod.clone();
         let names: Vec<String> = models
@@ -158,7 +164,7 @@ impl Renderer {
             .collect();
         let scene = SceneState::plan(models, set);
         let header = Arc::new(header);
-        let technique = TechniqueKind::default().build(&super::BuildContext {
+        let technique = TechniqueKind::default().build(&crate::render::BuildContext {
             device,
             queue: &gpu.queue,
             caps: &caps,
@@ -167,7 +173,10 @@ impl Renderer {
             vat: &header,
             clip_table: &clip_table,
             clip_buffer: &clip_buffer,
-            texels: super::techniques::vat::TexelSource::Set(&scene.vat, &scene.vats),
+            texels: crate::render::passes::techniques::vat::TexelSource::Set(
+                &scene.vat,
+                &scene.vats,
+            ),
             model_gpu: &model_gpu,
             targets: &targets,
             frame_layout: &frame_layout,

@@ -1,11 +1,11 @@
 //! How a renderer is asked for ([`RendererConfig`]) and why it cannot be
 //! built or used ([`RenderError`]).
 
-use super::targets;
 use crate::bones::BoneError;
 use crate::crowd::{BehaviourSettings, CountError, Motion};
 use crate::gpu::GpuError;
 use crate::lod::LodChain;
+use crate::render::passes::targets;
 use std::sync::Arc;
 
 /// Why the renderer cannot be built or used.

@@ -1,10 +1,10 @@
 //! Where the camera looks: the opening view of the herd, the flock or the
 //! standing crowd, and a box around the whole crowd for framing.
 
-use super::{Camera, Renderer};
 use crate::Aabb;
 use crate::crowd::Motion;
 use crate::crowd::placement::Placement;
+use crate::render::{Camera, Renderer};
 
 impl Renderer {
     /// Keeps the left `pixels` of the target for something drawn on top

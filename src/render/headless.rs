@@ -1,10 +1,10 @@
 //! Rendering without a window: one deterministic frame into an offscreen
 //! texture, read back as RGBA8 (and written as PNG).
 
-use super::offscreen::Offscreen;
-use super::{Camera, FrameSettings, RenderError, Renderer, RendererConfig};
 use crate::Model;
 use crate::gpu::{GpuContext, GpuError};
+use crate::render::offscreen::Offscreen;
+use crate::render::{Camera, FrameSettings, RenderError, Renderer, RendererConfig};
 use crate::vat::Vat;
 use std::path::Path;
 use std::sync::Arc;
@@ -107,7 +107,7 @@ impl Headless {
     /// [`Renderer::from_scene`]).
     pub fn from_scene(
         gpu: Arc<GpuContext>,
-        models: &[crate::render::models::SceneModel<'_>],
+        models: &[crate::render::data::models::SceneModel<'_>],
         config: &RendererConfig,
     ) -> Result<Self, RenderError> {
         let config = RendererConfig {
@@ -166,7 +166,7 @@ impl Headless {
     /// [`Renderer::exact_visibility`]).
     pub fn exact_visibility(
         &self,
-    ) -> Result<super::exact_visibility::ExactVisibility, RenderError> {
+    ) -> Result<crate::render::probes::exact_visibility::ExactVisibility, RenderError> {
         self.renderer.exact_visibility(self.target.view())
     }
 

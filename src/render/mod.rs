@@ -2,64 +2,63 @@
 //! that draws the whole crowd from a shared instance buffer.
 //!
 //! `Model → Vat → VatResources + ModelGpu + CrowdBuffer → one draw`.
+//!
+//! The [`Renderer`] is this file and the files beside it (building it,
+//! the frame's list of passes, framing, live changes, read-outs). Below it:
+//! - `data/`: the crowd's GPU data, long-lived and shared by every pass
+//!   (the models' mesh, the instances and model table, the herd or flock,
+//!   the Rust mirrors of the WGSL structs);
+//! - `passes/`: the passes, each owning its GPU objects and taking the
+//!   frame's data (the techniques, the cull, the shadows, the impostors,
+//!   the backdrop, TAA and the motion view, group 0 and the targets);
+//! - `probes/`: read-backs and probes of a whole renderer (the picture,
+//!   exact visibility, unseen casters, the impostors' likeness);
+//! - `util/`: small GPU utilities (pipelines, full-screen passes, mapped
+//!   read-backs, the shader sources, the GPU timer).
+//!
+//! Nothing in `data/`, `passes/` or `util/` imports the renderer
+//! (tests/structure.rs keeps it so).
 
-pub mod backdrop;
-pub mod behaviour;
 mod build;
 pub mod camera;
 mod config;
-pub mod crowd_buffer;
-pub mod crowd_gpu;
-pub mod cull;
-pub mod exact_visibility;
-pub mod flock_sim;
-pub mod frame_group;
+pub mod data;
+mod frame;
 mod framing;
-pub mod fullscreen;
-pub mod gpu_data;
 pub mod headless;
-pub mod impostor;
-mod mapped;
-pub mod mixed_behaviour;
-pub mod model_gpu;
-pub mod models;
+mod live;
 pub mod offscreen;
-mod passes;
-pub mod pipeline;
-pub mod post;
+pub mod passes;
+pub mod probes;
 mod readouts;
-pub mod shaders;
-pub mod shadow;
-pub mod skin_data;
-pub mod targets;
-pub mod techniques;
-pub mod timing;
-mod unseen_casters;
+pub mod util;
 
 use crate::Model;
 use crate::crowd::{BehaviourSettings, CrowdSpec, FrameSettings, FrameUniform};
 use crate::gpu::GpuContext;
 use crate::lod::LodChain;
 use crate::vat::Vat;
-pub use backdrop::Backdrop;
-pub use behaviour::{Behaviour, BehaviourKind};
 pub use camera::{Camera, CameraSpec};
 pub use config::{RenderError, RendererConfig};
-pub use crowd_buffer::CrowdBuffer;
-pub use cull::{CullStats, Culler};
-use gpu_data::VatClipGpu;
-use model_gpu::ModelGpu;
-pub use shadow::ShadowMaps;
-use std::sync::Arc;
-pub use targets::{DEPTH_FORMAT, Targets};
-pub use techniques::vat::{VatResources, clip_table};
-pub use techniques::{
+pub use data::behaviour::{Behaviour, BehaviourKind};
+pub use data::crowd_buffer::CrowdBuffer;
+use data::gpu_data::VatClipGpu;
+use data::model_gpu::ModelGpu;
+use data::{crowd_gpu, models};
+pub use passes::backdrop::Backdrop;
+pub use passes::cull::{CullStats, Culler};
+pub use passes::shadow::ShadowMaps;
+pub use passes::targets::{DEPTH_FORMAT, Targets};
+pub use passes::techniques::vat::{VatResources, clip_table};
+pub use passes::techniques::{
     BuildContext, CrowdDraw, CrowdPass, CrowdViews, FrameContext, PassStats, Prepared, Technique,
     TechniqueCosts, TechniqueKind,
 };
-pub use techniques::{shader_modules, shader_source};
-pub use timing::{GpuTimer, History};
-pub use unseen_casters::UnseenCasters;
+pub use passes::techniques::{shader_modules, shader_source};
+use passes::{cull, frame_group, impostor, post, targets, techniques};
+pub use probes::unseen_casters::UnseenCasters;
+use std::sync::Arc;
+pub use util::timing::{GpuTimer, History};
 
 /// The backdrop, the crowd and the active technique.
 pub struct Renderer {

@@ -2,10 +2,10 @@
 //! cull pass's and cascades' counts read back late, GPU times. The frame
 //! itself is recorded by `passes.rs`.
 
-use super::{Camera, PassStats, Renderer};
 use crate::crowd::cull::{CullSettings, CullView};
 use crate::crowd::shadow::{CameraFrustum, ShadowSettings};
 use crate::lod::LodChain;
+use crate::render::{Camera, PassStats, Renderer};
 use std::sync::Arc;
 
 impl Renderer {
@@ -30,7 +30,7 @@ impl Renderer {
     }
 
     /// The shadow maps (their last parameters, for tests and the panel).
-    pub fn shadows(&self) -> &super::ShadowMaps {
+    pub fn shadows(&self) -> &crate::render::ShadowMaps {
         &self.shadows
     }
 
@@ -62,12 +62,12 @@ impl Renderer {
     }
 
     /// The cull pass (its last parameters and lists, for tests).
-    pub fn culler(&self) -> &super::Culler {
+    pub fn culler(&self) -> &crate::render::Culler {
         &self.culler
     }
 
     /// The cull pass itself (the tests force its per-level draws).
-    pub fn culler_mut(&mut self) -> &mut super::Culler {
+    pub fn culler_mut(&mut self) -> &mut crate::render::Culler {
         &mut self.culler
     }
 
@@ -78,14 +78,14 @@ impl Renderer {
 
     /// What the crowd drew: read back from the cull pass a frame or two
     /// late when it ran; otherwise every drawn instance at full detail.
-    pub fn cull_stats(&self) -> super::CullStats {
+    pub fn cull_stats(&self) -> crate::render::CullStats {
         if self.culler.active()
             && let Some(stats) = self.culler.stats()
         {
             return stats;
         }
         let drawn = self.costs.drawn;
-        let mut s = super::CullStats {
+        let mut s = crate::render::CullStats {
             levels: 1,
             ..Default::default()
         };
@@ -105,7 +105,7 @@ impl Renderer {
 
     /// Waits for the cull pass's counts of the frames submitted so far
     /// (benchmarks and tests; the viewer reads them late instead).
-    pub fn wait_for_cull_stats(&mut self) -> super::CullStats {
+    pub fn wait_for_cull_stats(&mut self) -> crate::render::CullStats {
         self.culler.wait_for_stats(&self.gpu.device);
         self.shadows.collect_stats(&self.gpu.device, true);
         self.cull_stats()
@@ -113,7 +113,7 @@ impl Renderer {
 
     /// What each shadow cascade drew (casters and triangles per level) in
     /// the last frame read back; empty with shadows off.
-    pub fn shadow_stats(&self) -> Vec<Option<super::CullStats>> {
+    pub fn shadow_stats(&self) -> Vec<Option<crate::render::CullStats>> {
         self.shadows.cascade_stats()
     }
 

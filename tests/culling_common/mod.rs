@@ -12,8 +12,8 @@ use stampede::crowd::cull::{
 use stampede::crowd::setup::{Loaded, ModelChoice, load};
 use stampede::crowd::{BehaviourSettings, FrameSettings};
 use stampede::render::RendererConfig;
-use stampede::render::cull::VisibleLists;
 use stampede::render::headless::{self, Headless};
+use stampede::render::passes::cull::VisibleLists;
 use stampede::vat::Precision;
 use std::collections::BTreeMap;
 

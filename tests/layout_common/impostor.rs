@@ -3,9 +3,9 @@
 //! and shaders/impostor_mip.wgsl.
 
 use super::{compare, wgsl_layout};
-use stampede::render::gpu_data::{AtlasClipGpu, AtlasParamsGpu};
-use stampede::render::impostor::{BakeLayerGpu, MipLayerGpu};
-use stampede::render::shaders;
+use stampede::render::data::gpu_data::{AtlasClipGpu, AtlasParamsGpu};
+use stampede::render::passes::impostor::{BakeLayerGpu, MipLayerGpu};
+use stampede::render::util::shaders;
 
 /// Each struct that differs, said.
 pub fn mirrors() -> Vec<String> {

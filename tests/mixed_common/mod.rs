@@ -6,8 +6,8 @@ use stampede::crowd::BehaviourSettings;
 use stampede::crowd::FrameSettings;
 use stampede::crowd::setup::{Loaded, ModelChoice, load};
 use stampede::render::RendererConfig;
+use stampede::render::data::models::SceneModel;
 use stampede::render::headless::{Headless, RgbaImage};
-use stampede::render::models::SceneModel;
 use stampede::vat::Precision;
 
 pub const SEED: u64 = 3;
@@ -126,7 +126,7 @@ pub fn cpu_cull(
         let sphere = glam::Vec3::from_slice(&model.sphere[..3]);
         for local in 0..entry.drawn() {
             let inst = stampede::crowd::generate(
-                stampede::render::crowd_buffer::scene_seed(SEED, m),
+                stampede::render::data::crowd_buffer::scene_seed(SEED, m),
                 local,
             );
             let p = place(m, entry, local, &inst, &f);
@@ -155,7 +155,7 @@ pub fn assert_cull_matches(
         &stampede::crowd::Instance,
         &stampede::crowd::FrameUniform,
     ) -> stampede::crowd::placement::Placement,
-) -> (stampede::render::cull::VisibleLists, Vec<u32>, u32) {
+) -> (stampede::render::passes::cull::VisibleLists, Vec<u32>, u32) {
     let lists = view.renderer.culler().read_lists(gpu).expect("read back");
     let (cpu, culled) = cpu_cull(view, place);
     let gpu_counts: Vec<u32> = (0..view.renderer.culler().regions().regions())

@@ -7,9 +7,9 @@ use stampede::crowd::cull::CullSettings;
 use stampede::crowd::motion::Aa;
 use stampede::crowd::setup::Loaded;
 use stampede::gpu::GpuContext;
+use stampede::render::data::models::SceneModel;
 use stampede::render::headless::{self, Headless, RgbaImage};
-use stampede::render::models::SceneModel;
-use stampede::render::targets::TargetOptions;
+use stampede::render::passes::targets::TargetOptions;
 use stampede::render::{RendererConfig, TechniqueKind};
 use std::sync::Arc;
 

@@ -10,8 +10,8 @@ use stampede::crowd::setup::{Loaded, ModelChoice, load};
 use stampede::crowd::{BehaviourSettings, FrameSettings, FrameUniform};
 use stampede::render::RendererConfig;
 use stampede::render::headless::{self, Headless};
-use stampede::render::post::readback::MotionImage;
-use stampede::render::targets::TargetOptions;
+use stampede::render::passes::targets::TargetOptions;
+use stampede::render::probes::picture::MotionImage;
 use stampede::vat::Precision;
 
 pub const SEED: u64 = 5;

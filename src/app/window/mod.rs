@@ -471,14 +471,14 @@ fn scene_renderer(
     config: &RendererConfig,
 ) -> Result<Renderer, crate::render::RenderError> {
     let first_count = count.saturating_sub(rest.iter().map(|(_, c)| c).sum::<u32>());
-    let models: Vec<crate::render::models::SceneModel<'_>> =
-        std::iter::once(crate::render::models::SceneModel {
+    let models: Vec<crate::render::data::models::SceneModel<'_>> =
+        std::iter::once(crate::render::data::models::SceneModel {
             loaded: first,
             count: first_count,
         })
         .chain(
             rest.iter()
-                .map(|(loaded, count)| crate::render::models::SceneModel {
+                .map(|(loaded, count)| crate::render::data::models::SceneModel {
                     loaded,
                     count: *count,
                 }),

@@ -8,7 +8,7 @@ use crate::app::scene_ui::{SceneRow, refusal};
 use crate::crowd::scene_spec::{SceneEntry, SceneSpec, load_scene};
 use crate::crowd::setup::Loaded;
 use crate::render::Renderer;
-use crate::render::models::SceneModel;
+use crate::render::data::models::SceneModel;
 
 /// Where a row's model comes from.
 enum Source {

@@ -1,0 +1,144 @@
+//! The cull pass's output for one view: the visible list (one region per
+//! mesh level, then the impostors'), the regions' indirect arguments with
+//! a few words after them (occlusion culling's counts and phase 2's
+//! dispatch), and the bind groups that fill and draw them.
+
+use crate::render::passes::cull::Culler;
+use crate::render::passes::cull::occlusion::Bindings;
+use crate::render::passes::techniques::ARGS_WORDS;
+use crate::render::util::pipeline::bind_group;
+use wgpu::util::DeviceExt;
+
+/// The visible list and indirect arguments for one crowd size: one region
+/// per mesh level, then the impostors' region.
+pub(super) struct Lists {
+    pub visible: wgpu::Buffer,
+    pub capacity: u32,
+    /// Entries per region (a multiple of the storage offset alignment).
+    pub region: u32,
+    pub args: wgpu::Buffer,
+    pub template: wgpu::Buffer,
+    pub out_group: wgpu::BindGroup,
+    pub draw_group: wgpu::BindGroup,
+    pub bytes: u64,
+    /// Made for one multi-draw (regions start at their first instance) or
+    /// for one draw per level (regions bound at dynamic offsets).
+    pub multi: bool,
+    /// Made for the occlusion variant of the pass (its bindings' key), or
+    /// for the plain pass.
+    pub occlusion: Option<u64>,
+}
+
+impl Lists {
+    /// GPU bytes of the visible list and the arguments with their template.
+    pub fn gpu_bytes(&self) -> u64 {
+        self.visible.size() + 2 * self.bytes
+    }
+}
+
+impl Culler {
+    /// Lists for `count` instances whose pass reads its parameters from
+    /// `params`, for the plain pass or (with `occlusion`: its output layout
+    /// and bindings) the occlusion variant.
+    pub(super) fn make_lists(
+        &self,
+        device: &wgpu::Device,
+        count: u32,
+        params: &wgpu::Buffer,
+        occlusion: Option<(&wgpu::BindGroupLayout, &Bindings<'_>)>,
+    ) -> Lists {
+        let capacity = Self::capacity_for(count);
+        let region = capacity.div_ceil(self.align_entries) * self.align_entries;
+        let draws = self.region_draws();
+        let regions = draws.len();
+        let visible = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("visible list"),
+            size: region as u64 * regions as u64 * 4,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let mut words =
+            Vec::with_capacity(regions * ARGS_WORDS + crate::crowd::occlusion::COUNTER_WORDS);
+        let first_instance = |r: usize| {
+            if self.multi_draw {
+                r as u32 * region
+            } else {
+                0
+            }
+        };
+        // Each (model, level), then each model's impostors (one quad, six
+        // indices of their own index buffer, each).
+        for (r, [index_count, first_index, base_vertex]) in draws.into_iter().enumerate() {
+            words.extend([index_count, 0, first_index, base_vertex, first_instance(r)]);
+        }
+        // The occluded count; the survivors listed and phase 2's dispatch.
+        words.extend([0; crate::crowd::occlusion::COUNTER_WORDS]);
+        let bytes = (words.len() * 4) as u64;
+        let template = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("cull args template"),
+            contents: bytemuck::cast_slice(&words),
+            usage: wgpu::BufferUsages::COPY_SRC,
+        });
+        let args = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("cull indirect args"),
+            size: bytes,
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::INDIRECT
+                | wgpu::BufferUsages::COPY_DST
+                | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let mut entries = vec![
+            (0, params.as_entire_binding()),
+            (1, args.as_entire_binding()),
+            (2, visible.as_entire_binding()),
+        ];
+        let layout = match occlusion {
+            Some((layout, b)) => {
+                entries.extend([
+                    (3, b.params.as_entire_binding()),
+                    (4, b.history.as_entire_binding()),
+                    (5, b.pyramid.as_entire_binding()),
+                ]);
+                layout
+            }
+            None => &self.out_layout,
+        };
+        let out_group = bind_group(device, "cull output group", layout, &entries);
+        let draw_size = if self.multi_draw {
+            None
+        } else {
+            wgpu::BufferSize::new(region as u64 * 4)
+        };
+        let draw_group = bind_group(
+            device,
+            "visible list group",
+            &self.draw_layout,
+            &[(
+                0,
+                wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: &visible,
+                    offset: 0,
+                    size: draw_size,
+                }),
+            )],
+        );
+        Lists {
+            visible,
+            capacity,
+            region,
+            args,
+            template,
+            out_group,
+            draw_group,
+            bytes,
+            multi: self.multi_draw,
+            occlusion: occlusion.map(|(_, b)| b.key),
+        }
+    }
+
+    /// The instances lists made for `count` hold.
+    pub(super) fn capacity_for(count: u32) -> u32 {
+        count.max(64).next_power_of_two()
+    }
+}
