@@ -39,8 +39,8 @@ struct SkinParams {
 // (their count at word `level`, the list in its region); the instances
 // given a place; this frame's instance count, the regions' capacity,
 // whether the palettes come in crossfading pairs; the skinned vertices
-// given out, and each model's vertex count (what one of its instances
-// takes). After the header, in regions of `capacity` words, indexed by the
+// given out, each model's vertex count (what one of its instances takes)
+// and each model's first level (its level 0's region). After the header, in regions of `capacity` words, indexed by the
 // instance's slot (`palette_slot`, the index of its palettes): its levels
 // (a bit each), its first vertex in `skinned`, its crossfade weight (f32
 // bits); then one work list per level (of instance indices).
@@ -51,6 +51,7 @@ const STATE_CAPACITY: u32 = 34u;
 const STATE_BLEND: u32 = 35u;
 const STATE_VERTICES: u32 = 36u;
 const STATE_MODEL_VERTICES: u32 = 40u;
+const STATE_MODEL_LEVEL: u32 = 48u;
 const STATE_HEADER: u32 = 64u;
 // `skin_levels`: [0] the levels, [1] where the per-vertex level bits start,
 // from LEVELS_SPANS each level's (first, length) of its vertex list and its
@@ -140,8 +141,12 @@ fn cs_skin_mark(
     let count = atomicLoad(&skin_state[STATE_COUNT]);
     let stride = 64u * groups.x;
     if skin_params.direct != 0u {
+        // Each instance at its model's level 0 (the models' levels follow
+        // one another among the pass's).
         for (var i = id.x; i < count && level == 0u; i += stride) {
-            mark(slot_instance(i), 0u);
+            let instance = slot_instance(i);
+            let m = min(model_of(instance), MAX_SCENE_MODELS - 1u);
+            mark(instance, atomicLoad(&skin_state[STATE_MODEL_LEVEL + m]));
         }
         return;
     }

@@ -75,6 +75,7 @@ fn skin_pass_numbers_match() {
             ("STATE_BLEND", cs::STATE_BLEND),
             ("STATE_VERTICES", cs::STATE_VERTICES),
             ("STATE_MODEL_VERTICES", cs::STATE_MODEL_VERTICES),
+            ("STATE_MODEL_LEVEL", cs::STATE_MODEL_LEVEL),
             ("STATE_HEADER", cs::STATE_HEADER),
             ("LEVELS_SPANS", cs::LEVELS_SPANS),
             ("LEVELS_HEADER", cs::LEVELS_HEADER),

@@ -190,3 +190,43 @@ fn a_later_models_ignored_morphs_are_reported() {
         assert!(view.renderer.costs().morphs_ignored, "{kind}");
     }
 }
+
+/// With culling and LOD off a scene is drawn directly, one instanced draw
+/// per model, and the compute techniques skin each model's instances at
+/// that model's own full-detail level (not the first model's): every
+/// bone-matrix technique's picture is VAT's within the techniques' bound,
+/// one draw call per model.
+#[test]
+fn an_unculled_scene_draws_each_model_with_its_own_mesh() {
+    let Some(gpu) = common::gpu_or_skip("mixed_techniques_gpu") else {
+        return;
+    };
+    let loaded = models();
+    let mut view = scene_with(gpu, &loaded, &[60, 80], false);
+    view.camera.distance *= 0.45;
+    let mut cull = view.renderer.cull_settings();
+    cull.culling = false;
+    cull.lod = false;
+    view.renderer.set_cull_settings(cull);
+    let settings = FrameSettings {
+        time: 2.0,
+        ..FrameSettings::default()
+    };
+    let vat = render_checked(&mut view, TechniqueKind::Vat, &settings);
+    assert_eq!(view.renderer.last_frame.map(|f| f.culled), Some(0));
+    let still = render_checked(&mut view, TechniqueKind::Static, &settings);
+    let mut others = Vec::new();
+    for kind in [
+        TechniqueKind::BoneTexture,
+        TechniqueKind::Skinning,
+        TechniqueKind::ComputeSkinning,
+        TechniqueKind::ComputeBoneTexture,
+    ] {
+        others.push((kind.name(), render_checked(&mut view, kind, &settings)));
+        let costs = view.renderer.costs();
+        assert_eq!(costs.drawn, 140, "{kind}");
+        assert_eq!(costs.draw_calls, 2, "{kind}: one direct draw per model");
+    }
+    let named: Vec<(&str, &RgbaImage)> = others.iter().map(|(k, i)| (*k, i)).collect();
+    common::assert_images_agree("an unculled scene: ", &vat, &named, &still);
+}

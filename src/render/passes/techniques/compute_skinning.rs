@@ -53,8 +53,12 @@ pub const STATE_BLEND: u32 = 35;
 pub const STATE_VERTICES: u32 = 36;
 /// Each model's vertices (a word per model of the scene).
 pub const STATE_MODEL_VERTICES: u32 = 40;
+/// Each model's first level among the pass's levels (its level 0's
+/// region): where a direct view's instances are marked.
+pub const STATE_MODEL_LEVEL: u32 = 48;
 pub const STATE_HEADER: u32 = 64;
-const _: () = assert!(STATE_MODEL_VERTICES as usize + MAX_SCENE_MODELS <= STATE_HEADER as usize);
+const _: () = assert!(STATE_MODEL_VERTICES as usize + MAX_SCENE_MODELS <= STATE_MODEL_LEVEL as usize);
+const _: () = assert!(STATE_MODEL_LEVEL as usize + MAX_SCENE_MODELS <= STATE_HEADER as usize);
 /// Where the level spans (first, length, base vertex) and the vertex
 /// lists start in the level data.
 pub const LEVELS_SPANS: u32 = 4;
@@ -97,6 +101,8 @@ pub struct ComputeSkinning<P> {
     limit: u64,
     /// Each model's vertices (what one of its instances takes).
     model_vertices: Vec<u32>,
+    /// Each model's first level among the pass's (its level 0's region).
+    model_levels: Vec<u32>,
     /// Instances drawn this frame, and whether their palettes come in pairs.
     drawn: u32,
     blend: bool,
@@ -117,6 +123,15 @@ impl<P: PaletteSource> ComputeSkinning<P> {
             .members
             .iter()
             .map(|m| m.model.vertex_count() as u32)
+            .collect();
+        let model_levels: Vec<u32> = ctx
+            .members
+            .iter()
+            .scan(0, |first, m| {
+                let at = *first;
+                *first += m.lod.levels.len() as u32;
+                Some(at)
+            })
             .collect();
         let regions: usize = ctx.members.iter().map(|m| m.lod.levels.len()).sum();
         if regions > MAX_SKIN_LEVELS {
@@ -158,6 +173,7 @@ impl<P: PaletteSource> ComputeSkinning<P> {
             cap,
             limit,
             model_vertices,
+            model_levels,
             drawn: 0,
             blend: false,
             no_bones: no_bone_texture(device),
@@ -294,6 +310,10 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
                 CrowdDraw::Direct { count, .. } => {
                     slots[i].direct = 1;
                     dispatches[i] = (groups_for(count), 1);
+                    // Each model's instances are skinned at its own level
+                    // 0: the last model's is the last level dispatched.
+                    let last = self.model_levels.last().copied().unwrap_or(0);
+                    levels = levels.max(last + 1);
                 }
                 CrowdDraw::Indirect {
                     args,
@@ -332,6 +352,7 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
         header[STATE_BLEND as usize] = self.blend as u32;
         for (m, &v) in self.model_vertices.iter().enumerate().take(MAX_SCENE_MODELS) {
             header[STATE_MODEL_VERTICES as usize + m] = v;
+            header[STATE_MODEL_LEVEL as usize + m] = self.model_levels[m];
         }
         ctx.queue
             .write_buffer(&out.state, 0, bytemuck::cast_slice(&header));
