@@ -64,6 +64,13 @@ fn a_scene_is_measured_per_model_and_against_separate_renderers() {
     // the timed frames.
     assert_eq!(v["far_field"]["impostors"], true, "{}", v["far_field"]);
     positive(&v["far_field"]["atlas_bytes"], "far_field.atlas_bytes");
+    // Each model's own mesh levels, not the first model's for all.
+    let levels = v["far_field"]["level_triangles"]
+        .as_array()
+        .expect("level_triangles");
+    assert_eq!(levels.len(), models.len(), "{}", v["far_field"]);
+    let finest: Vec<u64> = levels.iter().map(|l| l[0].as_u64().unwrap()).collect();
+    assert!(finest[0] != finest[1], "{finest:?}");
     let results = v["results"].as_array().expect("results");
     assert_eq!(results.len(), 2, "the scene and the separate renderers");
     for r in results {

@@ -156,7 +156,7 @@ fn skinned_vertices_are_cpu_skinning_of_what_the_views_draw() {
     // Each level's vertices; the pass works through each drawn level of
     // each instance once (vertex invocations), and skins every vertex of
     // those levels.
-    let chain = view.renderer.lod().clone();
+    let chain = view.renderer.lod(0).clone();
     let level_vertices: Vec<BTreeSet<u32>> = (0..chain.levels.len())
         .map(|l| chain.level_indices(l).iter().copied().collect())
         .collect();

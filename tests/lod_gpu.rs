@@ -56,7 +56,7 @@ fn lod_on_draws_close_to_lod_off_with_fewer_triangles() {
         return;
     };
     assert!(
-        view.renderer.lod().levels.len() >= 3,
+        view.renderer.lod(0).levels.len() >= 3,
         "the horse has a LOD chain"
     );
     let s = settings();
@@ -146,7 +146,7 @@ fn instances_marked_nearest_draw_the_nearest_frame() {
     ) else {
         return;
     };
-    assert_eq!(view.renderer.lod().levels.len(), 1);
+    assert_eq!(view.renderer.lod(0).levels.len(), 1);
     // Between two baked frames.
     let s = FrameSettings {
         time: 2.0 + 0.45 / 30.0,

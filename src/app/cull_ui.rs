@@ -9,7 +9,8 @@ use crate::render::{CullStats, TechniqueKind};
 /// What the section shows.
 pub struct CullView<'a> {
     pub stats: CullStats,
-    pub levels: &'a [LodLevel],
+    /// Each model's name and mesh levels.
+    pub levels: Vec<(&'a str, &'a [LodLevel])>,
     pub requested: u32,
     pub technique: TechniqueKind,
     /// Milliseconds the LOD chain took to build at load.
@@ -150,17 +151,37 @@ pub fn cull_section(ui: &mut egui::Ui, s: &mut CullSettings, view: &CullView<'_>
                 short_count(view.requested as u64),
                 short_count(st.triangles_total())
             ));
+            if view.levels.len() > 1 {
+                let names: Vec<&str> = view.levels.iter().map(|(n, _)| *n).collect();
+                ui.label(
+                    egui::RichText::new(format!(
+                        "each level's triangles and error per model: {}; drawn: every model's",
+                        names.join(" / ")
+                    ))
+                    .small(),
+                );
+            }
             egui::Grid::new("lod levels").striped(true).show(ui, |ui| {
                 ui.label("level");
                 ui.label("triangles");
                 ui.label("error");
                 ui.label("drawn");
                 ui.end_row();
-                for (l, level) in view.levels.iter().enumerate() {
-                    let name = if level.coarse { format!("{l} far") } else { format!("{l}") };
+                let deepest = view.levels.iter().map(|(_, l)| l.len()).max().unwrap_or(0);
+                for l in 0..deepest {
+                    let of = |f: &dyn Fn(&LodLevel) -> String| -> String {
+                        let each: Vec<String> = view
+                            .levels
+                            .iter()
+                            .map(|(_, levels)| levels.get(l).map_or("–".into(), f))
+                            .collect();
+                        each.join(" / ")
+                    };
+                    let coarse = view.levels.iter().any(|(_, ls)| ls.get(l).is_some_and(|x| x.coarse));
+                    let name = if coarse { format!("{l} far") } else { format!("{l}") };
                     ui.colored_label(tint(l), name);
-                    ui.label(level.triangles().to_string());
-                    ui.label(format!("{:.2e}", level.error));
+                    ui.label(of(&|x| x.triangles().to_string()));
+                    ui.label(of(&|x| format!("{:.2e}", x.error)));
                     ui.label(short_count(st.visible.get(l).copied().unwrap_or(0) as u64));
                     ui.end_row();
                 }
@@ -216,7 +237,7 @@ mod tests {
                 occluded: 0,
                 ..CullStats::default()
             },
-            levels: &levels,
+            levels: vec![("horse", &levels)],
             requested: 700,
             technique: TechniqueKind::Cpu,
             lod_build_ms: 57.0,
@@ -333,5 +354,41 @@ mod tests {
             scene.describe(),
             "impostor atlas of 3 models: 112 layers, 80.0 MiB"
         );
+    }
+
+    /// A scene's level table shows each model's own levels (triangles and
+    /// error per model, in the scene's order), not the first model's.
+    #[test]
+    fn a_scenes_levels_are_each_models() {
+        let level = |tris: u32, error: f32| LodLevel {
+            index_count: tris * 3,
+            error,
+            ..Default::default()
+        };
+        let horse = [level(4756, 0.0), level(570, 0.07)];
+        let bird = [level(380, 0.0), level(96, 0.02), level(12, 0.5)];
+        let view = CullView {
+            stats: CullStats {
+                visible: [30, 20, 5, 0, 0, 0, 0],
+                levels: 3,
+                ..CullStats::default()
+            },
+            levels: vec![("horse", &horse), ("bird", &bird)],
+            requested: 60,
+            technique: TechniqueKind::Vat,
+            lod_build_ms: 12.0,
+            atlas: AtlasView::default(),
+            occlusion: Default::default(),
+        };
+        let mut s = CullSettings::default();
+        let mut h = Harness::new();
+        h.show(|ui: &mut egui::Ui| cull_section(ui, &mut s, &view));
+        h.click("Culling and LOD", |ui: &mut egui::Ui| {
+            cull_section(ui, &mut s, &view)
+        });
+        for text in ["4756 / 380", "570 / 96", "– / 12", "7.00e-2 / 2.00e-2"] {
+            assert!(h.shows_exactly(text), "{text}: {:?}", h.labels());
+        }
+        assert!(h.shows("per model: horse / bird"), "{:?}", h.labels());
     }
 }

@@ -408,10 +408,10 @@ fn far_field_report(renderer: &Renderer, config: &RendererConfig) -> FarFieldRep
         shadow_min_texels: config.shadows.min_caster_texels,
         shadow_error_scale: config.shadows.caster_error_scale,
         level_triangles: renderer
-            .lod()
-            .levels
+            .scene()
+            .models
             .iter()
-            .map(|l| l.triangles())
+            .map(|m| m.lod.levels.iter().map(|l| l.triangles()).collect())
             .collect(),
         ..FarFieldReport::default()
     };

@@ -285,8 +285,8 @@ pub struct FarFieldReport {
     pub atlas_build_ms: f64,
     pub atlas_cell: u32,
     pub atlas_cells: u32,
-    /// The mesh levels' triangles, finest first.
-    pub level_triangles: Vec<u32>,
+    /// Each model's mesh levels' triangles, finest first.
+    pub level_triangles: Vec<Vec<u32>>,
 }
 
 /// A run that was not measured, and why.

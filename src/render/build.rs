@@ -157,7 +157,6 @@ impl Renderer {
             config.behaviour,
         );
         let impostor_layout = models[0].impostor.clone();
-        let lod = models[0].lod.clone();
         let names: Vec<String> = models
             .iter()
             .map(|m| format!("{} ×{}", m.name, m.count))
@@ -204,7 +203,6 @@ impl Renderer {
             timer: GpuTimer::new(device, &caps),
             culler,
             shadows,
-            lod,
             impostors: None,
             impostor_layout,
             impostor_error: None,

@@ -36,7 +36,6 @@ pub mod util;
 use crate::Model;
 use crate::crowd::{BehaviourSettings, CrowdSpec, FrameSettings, FrameUniform};
 use crate::gpu::GpuContext;
-use crate::lod::LodChain;
 use crate::vat::Vat;
 pub use camera::{Camera, CameraSpec};
 pub use config::{RenderError, RendererConfig};
@@ -94,8 +93,6 @@ pub struct Renderer {
     culler: Culler,
     /// The sun's cascaded shadow maps.
     shadows: ShadowMaps,
-    /// The first model's mesh levels (index ranges over its vertices).
-    lod: Arc<LodChain>,
     /// The far field's impostors: the atlas and their draw, made the first
     /// time a frame wants them (`None` before, or when no atlas could be
     /// made: `impostor_error` says why).

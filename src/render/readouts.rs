@@ -71,9 +71,11 @@ impl Renderer {
         &mut self.culler
     }
 
-    /// The model's mesh levels.
-    pub fn lod(&self) -> &Arc<LodChain> {
-        &self.lod
+    /// Model `model`'s mesh levels (the first model's for a model out
+    /// of range).
+    pub fn lod(&self, model: usize) -> &Arc<LodChain> {
+        let models = &self.scene.models;
+        &models[model.min(models.len() - 1)].lod
     }
 
     /// What the crowd drew: read back from the cull pass a frame or two

@@ -186,7 +186,7 @@ pub fn check_cascades(view: &mut Headless, loaded: &Loaded, what: &str) -> Vec<u
             .map(|bits| {
                 // A caster the camera draws as an impostor casts as one:
                 // a quad.
-                r.lod()
+                r.lod(0)
                     .levels
                     .get(entry_region(*bits) as usize)
                     .map_or(2, |l| l.triangles() as u64)

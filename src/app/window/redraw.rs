@@ -112,10 +112,22 @@ impl Running {
             behaviour_chooses_clips: self.renderer.behaviour().active(),
             cull: crate::app::cull_ui::CullView {
                 stats: self.renderer.cull_stats(),
-                levels: &self.renderer.lod().levels,
+                levels: self
+                    .renderer
+                    .scene()
+                    .models
+                    .iter()
+                    .map(|m| (m.name.as_str(), m.lod.levels.as_slice()))
+                    .collect(),
                 requested: self.renderer.crowd().count(),
                 technique: self.renderer.technique_kind(),
-                lod_build_ms: self.renderer.lod().build_ms,
+                lod_build_ms: self
+                    .renderer
+                    .scene()
+                    .models
+                    .iter()
+                    .map(|m| m.lod.build_ms)
+                    .sum(),
                 atlas: crate::app::cull_ui::AtlasView::of(&self.renderer),
                 occlusion: crate::app::occlusion_ui::OcclusionView::of(&self.renderer),
             },
