@@ -1,8 +1,14 @@
 //! The two ways a level's triangles are chosen, both with meshoptimizer
 //! over the model's own vertex stream (new indices, never new vertices).
+//! meshoptimizer is its pure-Rust port (`meshoptimizer-rs`, byte-identical
+//! to the C++ 1.3 it follows; tests/lod_chains.rs holds it to the chains
+//! the C++ made), so the same chains are built on every target, wasm32
+//! included.
 
 use super::frames::{Frames, P3};
-use meshopt::{SimplifyOptions, VertexDataAdapter};
+use meshoptimizer_rs::{
+    Attributes, Positions, SimplifyOptions, SimplifySettings, VertexFlags, Workspace,
+};
 
 /// The most sampled poses fed to the simplifier: meshoptimizer takes at
 /// most 32 attribute floats per vertex, and a pose takes three.
@@ -14,11 +20,11 @@ pub const MAX_POSES: usize = 10;
 pub enum Strategy {
     /// The rest pose, plus up to [`MAX_POSES`] baked poses spread over the
     /// clips as weighted attribute channels
-    /// (`meshopt::simplify_with_attributes_and_locks`): a collapse that
+    /// (`simplify_with_attributes`): a collapse that
     /// looks fine at rest but tears a moving part costs attribute error.
     #[default]
     Poses,
-    /// The rest pose only (`meshopt::simplify`); levels whose animated
+    /// The rest pose only (`simplify`); levels whose animated
     /// error is too large are retried with more triangles or dropped.
     Rest,
 }
@@ -57,8 +63,8 @@ pub struct Simplifier<'a> {
     /// attribute error is on the same footing as the geometric one.
     attributes: Vec<f32>,
     weights: Vec<f32>,
-    /// No vertex is locked; meshoptimizer wants one flag per vertex.
-    locks: Vec<bool>,
+    /// No vertex is locked: one empty flag per vertex.
+    locks: Vec<VertexFlags>,
 }
 
 impl<'a> Simplifier<'a> {
@@ -73,7 +79,11 @@ impl<'a> Simplifier<'a> {
         pose_weight: f32,
     ) -> Self {
         let rest = rest.to_vec();
-        let scale = meshopt::simplify_scale(&adapter(&rest)).max(f32::MIN_POSITIVE);
+        // A non-finite position has no extent (the simplifier then refuses
+        // the mesh, and the chain keeps its full level only).
+        let scale = meshoptimizer_rs::simplify_scale(Positions::from_packed(&rest))
+            .unwrap_or(0.0)
+            .max(f32::MIN_POSITIVE);
         let (attributes, weights) = match strategy {
             Strategy::Rest => (Vec::new(), Vec::new()),
             Strategy::Poses => {
@@ -89,7 +99,7 @@ impl<'a> Simplifier<'a> {
         };
         Self {
             full,
-            locks: vec![false; rest.len()],
+            locks: vec![VertexFlags::default(); rest.len()],
             rest,
             scale,
             strategy,
@@ -110,11 +120,11 @@ impl<'a> Simplifier<'a> {
     /// (the triangles still use the original vertices, so a texture can
     /// shift across a seam at that level).
     pub fn run(&self, target: usize, most: usize) -> (Vec<u32>, f32) {
-        let (indices, error) = self.run_with(target, SimplifyOptions::None);
+        let (indices, error) = self.run_with(target, SimplifyOptions::EMPTY);
         if indices.len() / 3 <= most {
             return (indices, error);
         }
-        self.run_with(target, SimplifyOptions::Permissive)
+        self.run_with(target, SimplifyOptions::PERMISSIVE)
     }
 
     /// The candidates for a coarse level of about `target` triangles:
@@ -129,56 +139,69 @@ impl<'a> Simplifier<'a> {
         if target == 0 {
             return Vec::new();
         }
-        let permissive = self.run_with(target, SimplifyOptions::Permissive);
-        let vertices = adapter(&self.rest);
-        let mut error = 0.0f32;
-        let sloppy =
-            meshopt::simplify_sloppy(self.full, &vertices, target * 3, f32::MAX, Some(&mut error));
+        let permissive = self.run_with(target, SimplifyOptions::PERMISSIVE);
+        let sloppy = meshoptimizer_rs::simplify_sloppy(
+            self.full,
+            Positions::from_packed(&self.rest),
+            None,
+            target * 3,
+            f32::MAX,
+            &mut Workspace::default(),
+        );
+        let Some(sloppy) = self.kept("sloppy", sloppy) else {
+            return vec![permissive];
+        };
         log::debug!(
             "sloppy simplifier: {} -> {} triangles (asked {target})",
             self.full.len() / 3,
-            sloppy.len() / 3
+            sloppy.indices.len() / 3
         );
-        vec![permissive, (sloppy, error * self.scale)]
+        vec![permissive, (sloppy.indices, sloppy.error * self.scale)]
     }
 
     fn run_with(&self, target: usize, options: SimplifyOptions) -> (Vec<u32>, f32) {
-        let vertices = adapter(&self.rest);
-        let mut error = 0.0f32;
-        let indices = if self.weights.is_empty() {
-            meshopt::simplify(
-                self.full,
-                &vertices,
-                target * 3,
-                f32::MAX,
-                options,
-                Some(&mut error),
-            )
+        let positions = Positions::from_packed(&self.rest);
+        let settings = SimplifySettings {
+            target_index_count: target * 3,
+            target_error: f32::MAX,
+            options,
+        };
+        let workspace = &mut Workspace::default();
+        let result = if self.weights.is_empty() {
+            meshoptimizer_rs::simplify(self.full, positions, settings, workspace)
         } else {
-            meshopt::simplify_with_attributes_and_locks(
-                self.full,
-                &vertices,
-                &self.attributes,
-                &self.weights,
-                self.weights.len() * std::mem::size_of::<f32>(),
-                &self.locks,
-                target * 3,
-                f32::MAX,
-                options,
-                Some(&mut error),
-            )
+            let width = self.weights.len();
+            Attributes::from_interleaved(&self.attributes, self.rest.len(), width, width, 0)
+                .and_then(|attributes| {
+                    meshoptimizer_rs::simplify_with_attributes(
+                        self.full,
+                        positions,
+                        attributes,
+                        &self.weights,
+                        Some(&self.locks),
+                        settings,
+                        workspace,
+                    )
+                })
+        };
+        let Some(out) = self.kept("simplifier", result) else {
+            return (self.full.to_vec(), 0.0);
         };
         log::debug!(
             "{} simplifier ({options:?}): {} -> {} triangles (asked {target})",
             self.strategy.name(),
             self.full.len() / 3,
-            indices.len() / 3
+            out.indices.len() / 3
         );
-        (indices, error * self.scale)
+        (out.indices, out.error * self.scale)
     }
-}
 
-fn adapter(positions: &[[f32; 3]]) -> VertexDataAdapter<'_> {
-    VertexDataAdapter::new(bytemuck::cast_slice(positions), 12, 0)
-        .expect("tightly packed [f32; 3] positions always form a valid vertex stream")
+    /// The simplifier's result, or `None` with a warning when it refused
+    /// the mesh (a non-finite position, an index past the vertices): the
+    /// level is then not made.
+    fn kept<T>(&self, what: &str, result: Result<T, meshoptimizer_rs::Error>) -> Option<T> {
+        result
+            .map_err(|e| log::warn!("the {what} refused the mesh ({e}); no level made from it"))
+            .ok()
+    }
 }
