@@ -15,6 +15,8 @@ pub struct UiState {
     pub count: u32,
     /// `None` = each instance its own clip.
     pub clip: Option<u32>,
+    /// The same for each further model of a scene, in its order.
+    pub scene_clips: Vec<Option<u32>>,
     pub playback: f32,
     pub spread: f32,
     pub interpolate: bool,
@@ -81,6 +83,8 @@ pub struct Stats<'a> {
     pub aa: super::aa_ui::AaView,
     /// The herd's schedule or the flock chooses the clips (behaviour on).
     pub behaviour_chooses_clips: bool,
+    /// Each model's name and clips, in the scene's order.
+    pub clips: Vec<super::clip_ui::ClipChoice<'a>>,
     /// The models drawn now, each with its count, and each one's bake and
     /// LOD figures.
     pub scene: &'a [super::scene_ui::SceneRow],
@@ -185,28 +189,17 @@ pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> (Vec<
             ui.separator();
 
             egui::CollapsingHeader::new("Playback").default_open(false).show(ui, |ui| {
-            let clip_name = |c: Option<u32>| {
-                c.and_then(|c| stats.vat.clips.get(c as usize))
-                    .map_or("mixed".to_string(), |c| c.name.clone())
-            };
-            ui.add_enabled_ui(!stats.behaviour_chooses_clips, |ui| {
-                ui.horizontal(|ui| {
-                    ui.label("Clip");
-                    egui::ComboBox::from_id_salt("clip")
-                        .selected_text(clip_name(state.clip))
-                        .show_ui(ui, |ui| {
-                            for (i, c) in stats.vat.clips.iter().enumerate() {
-                                ui.selectable_value(&mut state.clip, Some(i as u32), &c.name);
-                            }
-                            ui.selectable_value(&mut state.clip, None, "mixed");
-                        });
-                })
-                .response
-                .on_disabled_hover_text(
-                    "Behaviour is on: the herd's gait schedule (or the flock) chooses each \
-                     instance's clips. Turn behaviour off to pick one.",
-                );
-            });
+            let mut chosen: Vec<Option<u32>> =
+                std::iter::once(state.clip).chain(state.scene_clips.iter().copied()).collect();
+            chosen.resize(stats.clips.len().max(1), None);
+            super::clip_ui::clip_selectors(
+                ui,
+                &mut chosen,
+                &stats.clips,
+                stats.behaviour_chooses_clips,
+            );
+            state.clip = chosen[0];
+            state.scene_clips = chosen[1..].to_vec();
             ui.add(egui::Slider::new(&mut state.playback, 0.0..=3.0).text("playback speed"));
             ui.add(egui::Slider::new(&mut state.spread, 0.0..=1.0).text("time-offset spread"));
             ui.checkbox(&mut state.interpolate, "interpolate between frames");

@@ -107,6 +107,7 @@ impl Running {
         let technique = self.ui.technique;
         self.switch(technique);
         self.ui.clip = self.prepared.clip;
+        self.ui.scene_clips = self.scene_rest.iter().map(|(l, _)| l.clip).collect();
         self.ui.count = self.renderer.crowd().count();
         self.motion = self.ui.motion;
         self.camera = self.renderer.camera_at(self.scene_time, 1.0);

@@ -377,6 +377,7 @@ impl Running {
             },
             count,
             clip: prepared.clip,
+            scene_clips: scene_rest.iter().map(|(l, _)| l.clip).collect(),
             playback: 1.0,
             spread: 1.0,
             interpolate: true,

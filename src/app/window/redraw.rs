@@ -110,6 +110,13 @@ impl Running {
             allocations: self.renderer.crowd().allocations,
             message: self.message.as_deref(),
             behaviour_chooses_clips: self.renderer.behaviour().active(),
+            clips: std::iter::once(&self.prepared)
+                .chain(self.scene_rest.iter().map(|(l, _)| l))
+                .map(|l| crate::app::clip_ui::ClipChoice {
+                    model: l.choice.label(),
+                    clips: l.vat.clips.iter().map(|c| c.name.as_str()).collect(),
+                })
+                .collect(),
             cull: crate::app::cull_ui::CullView {
                 stats: self.renderer.cull_stats(),
                 levels: self
@@ -221,6 +228,9 @@ impl Running {
 
         // The scene, then the panel on top.
         self.renderer.set_clip(0, self.ui.clip);
+        for (m, &clip) in self.ui.scene_clips.iter().enumerate() {
+            self.renderer.set_clip(m + 1, clip);
+        }
         let settings = self.frame_settings();
         let device = &self.gpu.device;
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
