@@ -60,6 +60,10 @@ pub fn write_chart(report: &BenchReport, path: &Path) -> Result<(), ChartError> 
             .flat_map(|r| [r.wall_ms.p50, r.cpu_ms.p50]),
     )
     .ok_or(ChartError::Empty)?;
+    // The embedded font (plotters draws text with ab_glyph natively; on
+    // wasm32 its text goes through the browser, and `bench` is not run
+    // there).
+    #[cfg(not(target_arch = "wasm32"))]
     plotters::style::register_font(FONT, FontStyle::Normal, epaint_default_fonts::UBUNTU_LIGHT)
         .map_err(|_| ChartError::Draw("the embedded font is not a valid font".into()))?;
 
