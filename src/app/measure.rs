@@ -3,7 +3,8 @@
 //! window feeds it each frame's costs and switches technique when asked.
 
 use crate::render::{TechniqueCosts, TechniqueKind};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Measured time per technique (after the warm-up frames).
 pub const RUN: Duration = Duration::from_secs(2);

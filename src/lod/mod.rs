@@ -27,7 +27,7 @@ use distance::Candidates;
 use frames::{Frames, P3};
 use glam::Vec3;
 use simplify::Simplifier;
-use std::time::Instant;
+use web_time::Instant;
 
 /// The triangle fractions the chain aims for, finest first.
 pub const DEFAULT_TARGETS: [f32; 4] = [1.0, 0.35, 0.12, 0.04];

@@ -14,7 +14,7 @@ use crate::crowd::{FrameSettings, FrameUniform, frame_uniform};
 use crate::render::passes::cull::OcclusionCamera;
 use crate::render::passes::cull::pyramid_view::PyramidView;
 use crate::render::{Camera, CrowdPass, CrowdViews, RenderError, Renderer, TechniqueCosts};
-use std::time::Instant;
+use web_time::Instant;
 
 /// Which part of the scene a scene pass draws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,7 +8,7 @@ use crate::model::Model;
 use crate::{Aabb, skin};
 use glam::{Vec3, Vec4};
 use rayon::prelude::*;
-use std::time::Instant;
+use web_time::Instant;
 
 /// Bakes the clips of `model` chosen by `options`. A model without clips
 /// bakes its rest pose as a one-frame clip named "rest".

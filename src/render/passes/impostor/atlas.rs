@@ -15,7 +15,7 @@ use crate::render::util::pipeline::bind_group;
 use crate::render::util::shaders;
 use crate::vat::Vat;
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 use wgpu::util::DeviceExt;
 
 /// Why no atlas could be made.

@@ -16,7 +16,7 @@ use crate::render::passes::impostor::atlas::{
 };
 use crate::vat::Vat;
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 use wgpu::util::DeviceExt;
 
 /// What one model's atlas is drawn from: its layout, its own VAT, and its
