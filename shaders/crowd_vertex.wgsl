@@ -46,7 +46,7 @@ fn crowd_entry(instance: u32) -> CrowdEntry {
     if frame.culled != 0u {
         let entry = visible[instance];
         e.index = entry & 0x0fffffffu;
-        e.level = entry >> 28u & 7u;
+        e.level = (entry >> 28u) & 7u;
         e.nearest = (entry & 0x80000000u) != 0u;
     }
     return e;

@@ -157,7 +157,7 @@ fn camera_level(m: CullModel, centre: vec3<f32>, radius: f32, scale: f32) -> u32
 // The visible list's region of an entry of model `m` with `bits` (its
 // level, or its impostors). The twin of `CullModelGpu::region_of`.
 fn region_of(m: CullModel, bits: u32) -> u32 {
-    let local = bits >> 28u & 7u;
+    let local = (bits >> 28u) & 7u;
     if local == m.impostor_bits {
         return m.impostor_region;
     }

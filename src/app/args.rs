@@ -60,6 +60,13 @@ pub struct ViewerArgs {
     /// Start with vsync off.
     #[arg(long)]
     pub no_vsync: bool,
+    /// In a window: start with the animation paused at --time (the panel's
+    /// Pause), e.g. to compare the window with a --headless screenshot.
+    #[arg(long)]
+    pub paused: bool,
+    /// In a window: start with the panel hidden (F1 shows it again).
+    #[arg(long)]
+    pub no_panel: bool,
     /// The living crowd: a herd whose gait follows its speed, or a flock
     /// simulated on the GPU (off = every instance loops the same clip).
     #[arg(long, value_enum, default_value_t = OnOff::On)]
@@ -133,6 +140,8 @@ impl Default for ViewerArgs {
             fps: 30.0,
             precision: Precision::F16,
             no_vsync: false,
+            paused: false,
+            no_panel: false,
             behaviour: OnOff::On,
             cull: crate::cli::CullArgs::default(),
             shadows: crate::cli::ShadowArgs::default(),

@@ -60,6 +60,36 @@ pub fn run(args: ViewerArgs) -> anyhow::Result<()> {
     )
 }
 
+/// The viewer in a browser page (examples/browser): the flags come from
+/// the page's address (`?args=--model+bird+--count+2000`), and an error
+/// is shown on the page.
+#[cfg(target_arch = "wasm32")]
+pub fn run_in_browser() {
+    use clap::Parser;
+    #[derive(clap::Parser)]
+    #[command(
+        name = "stampede",
+        about = "Stampede in a browser: the viewer's flags go in the page's address, \
+                 ?args=--model+bird+--count+2000"
+    )]
+    struct Page {
+        #[command(flatten)]
+        viewer: ViewerArgs,
+    }
+    window::install_logging();
+    let result = Page::try_parse_from(window::web_flags())
+        .map_err(|e| anyhow::anyhow!("{e}"))
+        .and_then(|page| {
+            if page.viewer.headless {
+                anyhow::bail!("--headless writes a file: run the native `stampede` for that");
+            }
+            run(page.viewer)
+        });
+    if let Err(e) = result {
+        window::show_error(&format!("{e:#}"));
+    }
+}
+
 /// Says what the flags asked for that this renderer cannot do. In a
 /// window the panel says it too: its occlusion switch is disabled with the
 /// reason, and its mip slider stops at the pyramid's last mip.

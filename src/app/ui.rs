@@ -59,7 +59,7 @@ impl ModelPick {
         match choice {
             ModelChoice::Horse => Self::Horse,
             ModelChoice::Bird => Self::Bird,
-            ModelChoice::File(_) => Self::File,
+            ModelChoice::File(_) | ModelChoice::Dropped { .. } => Self::File,
         }
     }
 }
@@ -67,6 +67,8 @@ impl ModelPick {
 /// What the panel shows but does not edit.
 pub struct Stats<'a> {
     pub adapter: &'a str,
+    /// What the device leaves out (a browser's WebGPU), one line each.
+    pub limitations: &'a [String],
     pub frame_ms: &'a History,
     pub cpu_ms: Option<f32>,
     pub gpu_ms: Option<f32>,
@@ -110,6 +112,9 @@ pub fn panel(ui: &mut egui::Ui, state: &mut UiState, stats: &Stats<'_>) -> (Vec<
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.heading("Stampede");
             ui.label(egui::RichText::new(stats.adapter).small());
+            for line in stats.limitations {
+                ui.label(egui::RichText::new(format!("off: {line}")).small().weak());
+            }
             ui.separator();
 
             ui.horizontal(|ui| {

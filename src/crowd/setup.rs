@@ -29,6 +29,11 @@ pub enum ModelChoice {
     Horse,
     Bird,
     File(PathBuf),
+    /// A file's bytes without a path: a model dropped on a browser page.
+    Dropped {
+        name: String,
+        bytes: Arc<[u8]>,
+    },
 }
 
 impl ModelChoice {
@@ -45,12 +50,16 @@ impl ModelChoice {
             Self::Horse => "horse".into(),
             Self::Bird => "bird".into(),
             Self::File(p) => p.display().to_string(),
+            Self::Dropped { name, .. } => name.clone(),
         }
     }
 
     /// Built-in models come from the bytes embedded in the binary.
     pub fn load(&self) -> Result<Model, SetupError> {
-        Ok(crate::assets::load_model(&self.label())?)
+        match self {
+            Self::Dropped { name, bytes } => Ok(Model::from_slice(bytes, name)?),
+            _ => Ok(crate::assets::load_model(&self.label())?),
+        }
     }
 }
 

@@ -6,7 +6,8 @@
 mod texture_read;
 
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// A wait for the GPU says it is still waiting after this long, and again
 /// every time this much more has passed.
@@ -73,6 +74,9 @@ pub struct GpuContext {
     pub queue: wgpu::Queue,
     pub info: wgpu::AdapterInfo,
     pub caps: Capabilities,
+    /// What this device cannot do that a desktop GPU can, one line each
+    /// for the panel (a browser's WebGPU lacks several).
+    pub limitations: Vec<String>,
     /// Why the device can no longer be used (lost, or an uncaptured error).
     lost: Arc<Mutex<Option<String>>>,
 }
@@ -155,6 +159,7 @@ impl GpuContext {
         };
         log::info!("GPU: {}", describe(&info));
         let lost = watch(&device);
+        let limitations = limitations(required_features, &required_limits);
         Ok(Self {
             instance,
             adapter,
@@ -162,6 +167,7 @@ impl GpuContext {
             queue,
             info,
             caps,
+            limitations,
             lost,
         })
     }
@@ -271,6 +277,30 @@ fn watch(device: &wgpu::Device) -> Arc<Mutex<Option<String>>> {
         record(&on_error, reason);
     }));
     lost
+}
+
+/// What a device with `features` and `limits` leaves out, and what that
+/// changes on screen.
+pub fn limitations(features: wgpu::Features, limits: &wgpu::Limits) -> Vec<String> {
+    let mut out = Vec::new();
+    if !features.contains(wgpu::Features::TIMESTAMP_QUERY) {
+        out.push("no timestamp queries: GPU times are not measured".to_string());
+    }
+    if !features.contains(wgpu::Features::INDIRECT_FIRST_INSTANCE) {
+        out.push(
+            "no indirect-first-instance: the culled crowd is one indirect draw per level \
+             and model instead of one multi-draw"
+                .to_string(),
+        );
+    }
+    let binding = limits.max_storage_buffer_binding_size;
+    if binding < 1 << 30 {
+        out.push(format!(
+            "storage buffers bind at most {} MiB: the crowd's count is capped to fit",
+            binding >> 20
+        ));
+    }
+    out
 }
 
 fn describe(info: &wgpu::AdapterInfo) -> String {

@@ -7,7 +7,7 @@ use crate::app::ui::{Action, ModelPick};
 use crate::crowd::parity::pose_parity;
 use crate::crowd::setup::{ModelChoice, load_with};
 use crate::render::{Renderer, RendererConfig, TechniqueKind};
-use std::time::Instant;
+use web_time::Instant;
 
 impl Running {
     pub(super) fn apply(&mut self, action: Action) {
@@ -43,18 +43,29 @@ impl Running {
                 let choice = match self.ui.model {
                     ModelPick::Horse => ModelChoice::Horse,
                     ModelPick::Bird => ModelChoice::Bird,
-                    ModelPick::File => ModelChoice::File(self.ui.file_path.trim().into()),
+                    // A dropped file's bytes are kept: it has no path.
+                    ModelPick::File => match &self.prepared.choice {
+                        ModelChoice::Dropped { name, .. } if name == self.ui.file_path.trim() => {
+                            self.prepared.choice.clone()
+                        }
+                        _ => ModelChoice::File(self.ui.file_path.trim().into()),
+                    },
                 };
-                match self.load(choice.clone()) {
-                    Ok(()) => self.remember(&choice),
-                    Err(e) => {
-                        log::warn!("could not load the model: {e:#}");
-                        self.message = Some(format!("{e:#}"));
-                        self.ui.model = ModelPick::of(&self.prepared.choice);
-                        self.ui.precision = self.prepared.vat.precision;
-                        self.ui.motion = self.motion;
-                    }
-                }
+                self.load_choice(choice);
+            }
+        }
+    }
+
+    /// Loads `choice` in place of the model, or says in the panel why not.
+    pub(super) fn load_choice(&mut self, choice: ModelChoice) {
+        match self.load(choice.clone()) {
+            Ok(()) => self.remember(&choice),
+            Err(e) => {
+                log::warn!("could not load the model: {e:#}");
+                self.message = Some(format!("{e:#}"));
+                self.ui.model = ModelPick::of(&self.prepared.choice);
+                self.ui.precision = self.prepared.vat.precision;
+                self.ui.motion = self.motion;
             }
         }
     }
@@ -132,7 +143,7 @@ impl Running {
                 height,
                 count,
                 self.renderer.crowd().seed(),
-                self.config.format,
+                self.renderer.targets.format,
             )
         }
     }

@@ -1,7 +1,7 @@
 //! F12: the 3D view (without the panel) saved as a PNG in the folder the
 //! viewer was started from, dropped model files, and the recent files.
 
-use super::super::ui::{Action, ModelPick};
+use super::super::ui::ModelPick;
 use super::Running;
 use crate::crowd::setup::ModelChoice;
 use crate::render::headless::RgbaImage;
@@ -71,14 +71,24 @@ impl Running {
     }
 
     pub(super) fn drop_file(&mut self, path: &Path) {
-        let is_model = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("glb") || e.eq_ignore_ascii_case("gltf"));
-        if !is_model {
+        self.drop_model(ModelChoice::File(path.to_owned()));
+    }
+
+    /// In a browser: a file's bytes dropped on the page.
+    #[cfg(target_arch = "wasm32")]
+    pub(super) fn drop_bytes(&mut self, name: String, bytes: Vec<u8>) {
+        self.drop_model(ModelChoice::Dropped {
+            name,
+            bytes: bytes.into(),
+        });
+    }
+
+    fn drop_model(&mut self, choice: ModelChoice) {
+        let shown = choice.label();
+        let lower = shown.to_ascii_lowercase();
+        if !(lower.ends_with(".glb") || lower.ends_with(".gltf")) {
             self.message = Some(format!(
-                "{}: not a glTF model (drop a .glb or .gltf file)",
-                path.display()
+                "{shown}: not a glTF model (drop a .glb or .gltf file)"
             ));
             return;
         }
@@ -91,18 +101,16 @@ impl Running {
                 .draft
                 .take()
                 .unwrap_or_else(|| self.scene_rows());
-            let choice = crate::crowd::setup::ModelChoice::File(path.to_owned());
             crate::app::scene_ui::add_model(&mut rows, choice, self.ui.scene.add_count);
             self.ui.scene.draft = Some(rows);
             self.message = Some(format!(
-                "{}: added to the scene's list; Apply builds it",
-                path.display()
+                "{shown}: added to the scene's list; Apply builds it"
             ));
             return;
         }
         self.ui.model = ModelPick::File;
-        self.ui.file_path = path.display().to_string();
-        self.apply(Action::LoadModel);
+        self.ui.file_path = shown;
+        self.load_choice(choice);
     }
 }
 

@@ -5,18 +5,23 @@ mod capture;
 mod recover;
 mod redraw;
 mod scene;
+mod stage;
+mod start;
+#[cfg(target_arch = "wasm32")]
+mod web;
+#[cfg(target_arch = "wasm32")]
+pub use web::{flags as web_flags, install_logging, show_error};
 
 use super::ViewerArgs;
 use super::measure::MeasureAll;
-use super::ui::{Action, ModelPick, UiState};
-use crate::crowd::BehaviourSettings;
+use super::ui::{Action, UiState};
 use crate::crowd::parity::Parity;
 use crate::crowd::scene_spec::SceneSpec;
-use crate::crowd::setup::{Loaded, ModelChoice, MotionChoice, load_with};
+use crate::crowd::setup::{Loaded, MotionChoice};
 use crate::gpu::GpuContext;
 use crate::render::{Camera, History, Renderer, RendererConfig};
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
@@ -68,17 +73,31 @@ fn event_loop() -> Result<EventLoop<()>, WindowError> {
 pub fn run(args: ViewerArgs, scene: SceneSpec, count: u32) -> anyhow::Result<()> {
     let event_loop = event_loop()?;
     event_loop.set_control_flow(ControlFlow::Poll);
-    let mut app = App {
+    let app = App {
         args,
         scene,
         count,
         running: None,
         error: None,
+        #[cfg(target_arch = "wasm32")]
+        web: None,
     };
-    event_loop.run_app(&mut app)?;
-    match app.error {
-        Some(e) => Err(e),
-        None => Ok(()),
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let mut app = app;
+        event_loop.run_app(&mut app)?;
+        match app.error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+    // A browser runs the loop between its own events: this returns at once
+    // and errors are shown on the page.
+    #[cfg(target_arch = "wasm32")]
+    {
+        use winit::platform::web::EventLoopExtWebSys;
+        event_loop.spawn_app(app);
+        Ok(())
     }
 }
 
@@ -90,6 +109,26 @@ struct App {
     count: u32,
     running: Option<Running>,
     error: Option<anyhow::Error>,
+    /// In a browser: the window waiting for its device, and the page's drops.
+    #[cfg(target_arch = "wasm32")]
+    web: Option<WebStart>,
+}
+
+#[cfg(target_arch = "wasm32")]
+struct WebStart {
+    starting: Option<start::Starting>,
+    gpu: web::Later<Result<GpuContext, crate::gpu::GpuError>>,
+    drops: web::Drops,
+}
+
+impl App {
+    /// Stops the viewer with `e` (in a browser, shown on the page).
+    fn fail(&mut self, event_loop: &ActiveEventLoop, e: anyhow::Error) {
+        #[cfg(target_arch = "wasm32")]
+        web::show_error(&format!("{e:#}"));
+        self.error = Some(e);
+        event_loop.exit();
+    }
 }
 
 struct Running {
@@ -111,6 +150,10 @@ struct Running {
     camera: Camera,
     ui: UiState,
     scene_time: f64,
+    /// The scene's own sRGB texture where the surface has none (a browser).
+    stage: Option<stage::Stage>,
+    /// The panel is drawn (F1 toggles it).
+    show_panel: bool,
     last_frame: Instant,
     frame_ms: History,
     cpu_ms: Option<f32>,
@@ -143,11 +186,24 @@ impl ApplicationHandler for App {
         if self.running.is_some() {
             return;
         }
-        match Running::new(event_loop, &self.args, &self.scene, self.count) {
+        #[cfg(not(target_arch = "wasm32"))]
+        match start::Starting::new(event_loop, &self.args, &self.scene)
+            .and_then(|s| s.finish_now(&self.args, self.count))
+        {
             Ok(r) => self.running = Some(r),
-            Err(e) => {
-                self.error = Some(e);
-                event_loop.exit();
+            Err(e) => self.fail(event_loop, e),
+        }
+        #[cfg(target_arch = "wasm32")]
+        if self.web.is_none() {
+            match start::Starting::new(event_loop, &self.args, &self.scene) {
+                Ok(s) => {
+                    self.web = Some(WebStart {
+                        gpu: web::request_gpu(s.instance.clone()),
+                        starting: Some(s),
+                        drops: web::listen_for_drops(),
+                    })
+                }
+                Err(e) => self.fail(event_loop, e),
             }
         }
     }
@@ -160,10 +216,11 @@ impl ApplicationHandler for App {
             WindowEvent::Resized(size) => r.resize(size.width, size.height),
             WindowEvent::RedrawRequested => {
                 if let Err(e) = r.redraw(&self.args) {
-                    self.error = Some(e);
-                    event_loop.exit();
+                    self.fail(event_loop, e);
                     return;
                 }
+                #[cfg(target_arch = "wasm32")]
+                web::frames_drawn(&r.window, r.frames);
                 if r.frames == 3 {
                     if let Some(path) = self.args.test_drop.clone() {
                         // Through the same handler as a real drop.
@@ -228,6 +285,7 @@ impl ApplicationHandler for App {
                         "r" | "R" => r.apply(Action::ResetCamera),
                         _ => {}
                     },
+                    Key::Named(NamedKey::F1) => r.show_panel = !r.show_panel,
                     Key::Named(NamedKey::F12) => {
                         if let Err(e) = r.save_view() {
                             r.message = Some(format!("could not save the view: {e:#}"));
@@ -240,7 +298,11 @@ impl ApplicationHandler for App {
         }
     }
 
-    fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        #[cfg(target_arch = "wasm32")]
+        self.web_step(event_loop);
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = event_loop;
         if let Some(r) = &self.running
             && r.config.width > 0
             && r.config.height > 0
@@ -251,187 +313,6 @@ impl ApplicationHandler for App {
 }
 
 impl Running {
-    fn new(
-        event_loop: &ActiveEventLoop,
-        args: &ViewerArgs,
-        scene: &SceneSpec,
-        count: u32,
-    ) -> anyhow::Result<Self> {
-        let choice = scene.entries[0].choice.clone();
-        let (prepared, scene_rest, message) = if scene.entries.len() == 1 {
-            let prepared = load_with(
-                &choice,
-                args.fps,
-                args.precision,
-                args.clip.as_deref(),
-                args.motion,
-            )?;
-            (prepared, Vec::new(), None)
-        } else {
-            // Several models; one that fails is named in the panel too.
-            let load = super::load_scene(args, scene)?;
-            let failed: Vec<String> = load
-                .failed
-                .iter()
-                .map(|(name, e)| format!("{name}: {e}"))
-                .collect();
-            let message = (!failed.is_empty()).then(|| failed.join("\n"));
-            let mut loaded = load.loaded.into_iter();
-            let (first, _) = loaded.next().expect("load_scene loaded one");
-            (first, loaded.collect(), message)
-        };
-        let (w, h) = args.size;
-        let title = std::iter::once(prepared.model.name())
-            .chain(scene_rest.iter().map(|(l, _)| l.model.name()))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let attributes = Window::default_attributes()
-            .with_title(format!("Stampede — {title}"))
-            .with_inner_size(winit::dpi::PhysicalSize::new(w, h));
-        let window = Arc::new(event_loop.create_window(attributes)?);
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
-                Box::new(event_loop.owned_display_handle()),
-            ));
-        let surface = instance.create_surface(window.clone())?;
-        let gpu = Arc::new(pollster::block_on(GpuContext::new(
-            instance,
-            Some(&surface),
-        ))?);
-        log::info!("{}", gpu.description());
-        let size = window.inner_size();
-        let caps = surface.get_capabilities(&gpu.adapter);
-        let format = caps
-            .formats
-            .iter()
-            .copied()
-            .find(|f| f.is_srgb())
-            .or_else(|| caps.formats.first().copied())
-            .ok_or_else(|| {
-                anyhow::anyhow!(
-                    "the window surface offers no texture format on {}",
-                    gpu.description()
-                )
-            })?;
-        let vsync = !args.no_vsync;
-        let config = wgpu::SurfaceConfiguration {
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            format,
-            width: size.width.max(1),
-            height: size.height.max(1),
-            present_mode: present_mode(vsync),
-            desired_maximum_frame_latency: 2,
-            alpha_mode: caps
-                .alpha_modes
-                .first()
-                .copied()
-                .unwrap_or(wgpu::CompositeAlphaMode::Auto),
-            // egui prefers a non-sRGB target; the scene renders in sRGB.
-            view_formats: vec![format.remove_srgb_suffix()],
-            color_space: Default::default(),
-        };
-        surface.configure(&gpu.device, &config);
-        let behaviour = BehaviourSettings {
-            // A slow frame catches the flock up by at most 4 steps.
-            max_catch_up: Some(4),
-            ..args.behaviour_settings()
-        };
-        let mut renderer_config = RendererConfig::for_model(
-            &prepared,
-            config.width,
-            config.height,
-            count,
-            args.seed,
-            format,
-        );
-        renderer_config.behaviour = behaviour;
-        renderer_config.cull = args.cull.settings();
-        renderer_config.shadows = args.shadows.settings();
-        renderer_config.targets = args.aa.targets();
-        let mut renderer = scene_renderer(&gpu, &prepared, &scene_rest, count, &renderer_config)?;
-        crate::app::say_unavailable(&renderer);
-        renderer.set_technique(args.technique)?;
-        renderer.post.show_motion = args.aa.motion_view;
-        let camera = renderer.camera_at(0.0, 1.0);
-        let camera = args.camera.map_or(camera, |spec| spec.apply(camera));
-
-        let egui_ctx = egui::Context::default();
-        let egui_state = egui_winit::State::new(
-            egui_ctx.clone(),
-            egui::ViewportId::ROOT,
-            &window,
-            Some(window.scale_factor() as f32),
-            None,
-            Some(gpu.caps.max_texture_dimension_2d as usize),
-        );
-        let egui_renderer = egui_wgpu::Renderer::new(
-            &gpu.device,
-            format.remove_srgb_suffix(),
-            egui_wgpu::RendererOptions::default(),
-        );
-        let ui = UiState {
-            model: ModelPick::of(&choice),
-            file_path: match &choice {
-                ModelChoice::File(p) => p.display().to_string(),
-                _ => String::new(),
-            },
-            count,
-            clip: prepared.clip,
-            scene_clips: scene_rest.iter().map(|(l, _)| l.clip).collect(),
-            playback: 1.0,
-            spread: 1.0,
-            interpolate: true,
-            vsync,
-            technique: args.technique,
-            paused: false,
-            behaviour,
-            // A target given with --camera stays where it was put.
-            follow_herd: args.camera.is_none_or(|c| c.target.is_none()),
-            precision: prepared.vat.precision,
-            cull: args.cull.settings(),
-            motion: args.motion,
-            recent: super::recent::RecentFiles::load(),
-            shadows: args.shadows.settings(),
-            targets: args.aa.targets(),
-            motion_blur: args.aa.motion_blur,
-            scene: Default::default(),
-        };
-        Ok(Self {
-            motion: args.motion,
-            window,
-            surface,
-            config,
-            gpu,
-            renderer,
-            prepared,
-            egui_ctx,
-            egui_state,
-            egui_renderer,
-            camera,
-            ui,
-            scene_time: 0.0,
-            last_frame: Instant::now(),
-            frame_ms: History::new(4.0),
-            cpu_ms: None,
-            started: Instant::now(),
-            frames: 0,
-            drag: Drag::default(),
-            message: None,
-            measure: MeasureAll::default(),
-            parity: None,
-            losses: 0,
-            flock_goal: None,
-            rebuilt_at: None,
-            scene_rest,
-        }
-        .with_message(message))
-    }
-
-    fn with_message(mut self, message: Option<String>) -> Self {
-        self.message = message;
-        self
-    }
-
     fn resize(&mut self, width: u32, height: u32) {
         // Minimized: keep the old configuration and skip frames until restored.
         if width == 0 || height == 0 {

@@ -16,11 +16,7 @@ impl Running {
                 "the GPU device was lost ({reason}) and {what} could not be rebuilt: {e}"
             )
         };
-        let gpu = pollster::block_on(GpuContext::new(
-            self.gpu.instance.clone(),
-            Some(&self.surface),
-        ))
-        .map_err(|e| failed("the device", &e))?;
+        let gpu = self.new_device().map_err(|e| failed("the device", &e))?;
         let gpu = Arc::new(gpu);
         if self.config.width > 0 && self.config.height > 0 {
             self.surface.configure(&gpu.device, &self.config);
@@ -64,5 +60,23 @@ impl Running {
             self.gpu.description()
         );
         Ok(())
+    }
+
+    /// A new device for the window, waited for.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn new_device(&self) -> Result<GpuContext, crate::gpu::GpuError> {
+        pollster::block_on(GpuContext::new(
+            self.gpu.instance.clone(),
+            Some(&self.surface),
+        ))
+    }
+
+    /// A browser hands a device over only between frames: the page is
+    /// reloaded instead.
+    #[cfg(target_arch = "wasm32")]
+    fn new_device(&self) -> Result<GpuContext, crate::gpu::GpuError> {
+        Err(crate::gpu::GpuError::DeviceLost(
+            "in a browser the viewer cannot wait for a new one: reload the page".into(),
+        ))
     }
 }

@@ -6,7 +6,7 @@ use super::super::costs_ui::CostsView;
 use super::super::ui::{self, Action};
 use super::{Running, present_mode};
 use crate::crowd::FrameSettings;
-use std::time::Instant;
+use web_time::Instant;
 
 impl Running {
     /// What this frame draws: the scene time and the panel's settings.
@@ -99,6 +99,7 @@ impl Running {
             scene: &scene,
             scene_info: &scene_info,
             adapter: &self.gpu.description(),
+            limitations: &self.gpu.limitations,
             frame_ms: &self.frame_ms,
             cpu_ms: self.cpu_ms,
             gpu_ms: self.renderer.gpu_ms(),
@@ -157,8 +158,11 @@ impl Running {
             },
         };
         let mut panel_width = 0.0;
+        let show_panel = self.show_panel;
         let output = self.egui_ctx.run_ui(raw_input, |ui| {
-            (actions, panel_width) = ui::panel(ui, &mut self.ui, &stats);
+            if show_panel {
+                (actions, panel_width) = ui::panel(ui, &mut self.ui, &stats);
+            }
         });
         // The 3D view is drawn beside the panel, not under it.
         let scale = self.egui_ctx.pixels_per_point();
@@ -236,10 +240,19 @@ impl Running {
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("frame"),
         });
-        if let Err(e) = self
+        let scene_format = self.renderer.targets.format;
+        let stage = super::stage::Stage::needed(self.config.format, scene_format).then(|| {
+            let size = (self.config.width, self.config.height);
+            super::stage::Stage::fit(&mut self.stage, device, scene_format, size)
+        });
+        let scene_view = stage.map_or(&view, |s| &s.view);
+        let encoded = self
             .renderer
-            .encode(&mut encoder, &view, &self.camera, &settings)
-        {
+            .encode(&mut encoder, scene_view, &self.camera, &settings);
+        if let Some(stage) = stage {
+            stage.copy_to(&mut encoder, &frame.texture);
+        }
+        if let Err(e) = encoded {
             // A lost device is rebuilt at the start of the next frame.
             if self.gpu.lost().is_some() {
                 return Ok(());
