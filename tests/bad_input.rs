@@ -189,3 +189,45 @@ fn unknown_clip_and_bad_rate() {
         assert!(matches!(err, VatError::Option(_)), "{err}");
     }
 }
+
+/// A model dropped on the browser's page arrives as bytes with a file name
+/// and no path: it bakes like the same file read from disk, and broken
+/// bytes are refused with the file's name.
+#[test]
+fn dropped_bytes_load_like_the_file_and_broken_ones_name_it() {
+    use stampede::crowd::setup::{ModelChoice, MotionChoice, load_with};
+    use stampede::vat::Precision;
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/bird.glb");
+    let bytes: std::sync::Arc<[u8]> = std::fs::read(&path).unwrap().into();
+    let load =
+        |choice: &ModelChoice| load_with(choice, 10.0, Precision::F16, None, MotionChoice::Auto);
+    let from_file = load(&ModelChoice::File(path)).expect("the file loads");
+    let dropped = ModelChoice::Dropped {
+        name: "my-bird.glb".into(),
+        bytes: bytes.clone(),
+    };
+    assert_eq!(dropped.label(), "my-bird.glb");
+    let from_bytes = load(&dropped).expect("the dropped bytes load");
+    assert_eq!(
+        from_bytes.vat.positions.bytes(),
+        from_file.vat.positions.bytes()
+    );
+    assert_eq!(
+        from_bytes.vat.normals.bytes(),
+        from_file.vat.normals.bytes()
+    );
+    assert_eq!(from_bytes.motion, from_file.motion);
+
+    let broken = ModelChoice::Dropped {
+        name: "broken.glb".into(),
+        bytes: bytes[..bytes.len() / 2].into(),
+    };
+    let error = match load(&broken) {
+        Ok(_) => panic!("half a GLB loaded"),
+        Err(e) => format!("{e:#}"),
+    };
+    assert!(
+        error.contains("broken.glb"),
+        "the error names the file: {error}"
+    );
+}

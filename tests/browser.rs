@@ -361,6 +361,42 @@ fn the_browser_viewer_draws_the_native_picture() {
     );
 }
 
+/// The egui panel on WebGPU: drawn over the left of the canvas (egui's
+/// dark fill where the sky and ground are light), with no error.
+#[test]
+fn the_browser_viewer_draws_its_panel() {
+    if skip_here() {
+        return;
+    }
+    let (png, _, _) = open_page("--size 640x360 --count 50 --paused", (640, 360), 4);
+    let (w, h, rgb) = decode(&png);
+    assert_eq!((w, h), (640, 360));
+    let (mut dark, mut all) = (0, 0);
+    for y in 0..h as usize {
+        for x in 0..150 {
+            let p = &rgb[(y * w as usize + x) * 3..][..3];
+            let (lo, hi) = (*p.iter().min().unwrap(), *p.iter().max().unwrap());
+            all += 1;
+            if hi < 70 && hi - lo < 12 {
+                dark += 1;
+            }
+        }
+    }
+    let share = dark as f64 / all as f64;
+    let shots = tempdir("browser-panel");
+    std::fs::write(shots.join("panel.png"), &png).unwrap();
+    eprintln!(
+        "panel: {:.0} % of the left 150 columns are its dark grey ({})",
+        share * 100.0,
+        shots.display()
+    );
+    assert!(
+        share > 0.5,
+        "no panel on the left (picture in {})",
+        shots.display()
+    );
+}
+
 /// docs/web.md's figures: time to the first frame and frame time in
 /// headless Chromium at 1,000 and 10,000 horses (640×360, the herd's
 /// opening view). Slow on SwiftShader; run by hand:

@@ -304,7 +304,13 @@ pub fn limitations(features: wgpu::Features, limits: &wgpu::Limits) -> Vec<Strin
 }
 
 fn describe(info: &wgpu::AdapterInfo) -> String {
-    format!("{} ({:?}, {:?})", info.name, info.device_type, info.backend)
+    // Browsers keep the adapter's name to themselves.
+    let name = if info.name.is_empty() {
+        "unnamed adapter"
+    } else {
+        &info.name
+    };
+    format!("{name} ({:?}, {:?})", info.device_type, info.backend)
 }
 
 /// A wait for the GPU that says how long it has waited (on standard error,
