@@ -2,7 +2,9 @@
 //! counts); the headless commands themselves are in `commands`.
 
 mod commands;
+mod inspect_command;
 pub use commands::*;
+pub use inspect_command::*;
 
 /// A flag's on or off.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

@@ -1,7 +1,8 @@
 //! Small GPU utilities: pipelines and bind groups, full-screen passes,
-//! mapped read-backs, the shader sources and the GPU timer.
+//! mapped read-backs, growing buffers, the shader sources and the GPU timer.
 
 pub mod fullscreen;
+pub mod grow;
 pub mod mapped;
 pub mod pipeline;
 pub mod shaders;

@@ -19,6 +19,7 @@
 
 mod cap;
 mod gpu;
+mod layout;
 mod levels;
 mod source;
 
@@ -31,7 +32,7 @@ use crate::render::passes::techniques::{
 use crate::crowd::cull::INDEX_MASK;
 use crate::crowd::scene::{CrowdModelGpu, MAX_SCENE_MODELS};
 use crate::render::config::RenderError;
-use crate::render::data::gpu_data::{SkinParams, SkinnedVertex};
+use crate::render::data::gpu_data::SkinParams;
 use crate::render::util::mapped::MappedCopy;
 use crate::render::data::model_gpu::ModelGpu;
 use crate::render::data::skin_data::SkinData;
@@ -39,33 +40,10 @@ use crate::render::util::timing::GpuTimer;
 use gpu::{Output, PARAMS_STRIDE, SkinPass, groups_for, no_bone_texture};
 
 pub use cap::{compute_cap, scene_cap, state_cap, vertices_taken};
+pub use layout::*;
 pub use levels::{LevelSource, level_data};
 pub use source::{CpuPalettes, PaletteSource};
 
-/// The most mesh levels the pass tells apart (one bit each).
-pub const MAX_SKIN_LEVELS: usize = 32;
-/// State words (the WGSL constants of the same names).
-pub const STATE_SLOTS: u32 = 32;
-pub const STATE_COUNT: u32 = 33;
-pub const STATE_CAPACITY: u32 = 34;
-pub const STATE_BLEND: u32 = 35;
-/// Skinned vertices given out this frame (each instance its model's).
-pub const STATE_VERTICES: u32 = 36;
-/// Each model's vertices (a word per model of the scene).
-pub const STATE_MODEL_VERTICES: u32 = 40;
-/// Each model's first level among the pass's levels (its level 0's
-/// region): where a direct view's instances are marked.
-pub const STATE_MODEL_LEVEL: u32 = 48;
-pub const STATE_HEADER: u32 = 64;
-const _: () = assert!(STATE_MODEL_VERTICES as usize + MAX_SCENE_MODELS <= STATE_MODEL_LEVEL as usize);
-const _: () = assert!(STATE_MODEL_LEVEL as usize + MAX_SCENE_MODELS <= STATE_HEADER as usize);
-/// Where the level spans (first, length, base vertex) and the vertex
-/// lists start in the level data.
-pub const LEVELS_SPANS: u32 = 4;
-pub const LEVELS_HEADER: u32 = 100;
-/// Bytes of one skinned vertex.
-pub const SKINNED_VERTEX_BYTES: u64 = std::mem::size_of::<SkinnedVertex>() as u64;
-const HEADER_BYTES: u64 = STATE_HEADER as u64 * 4;
 /// Bytes written per frame besides the palettes: the state header and the
 /// views' parameters.
 const FRAME_BYTES: u64 = HEADER_BYTES + MAX_VIEWS as u64 * PARAMS_STRIDE;

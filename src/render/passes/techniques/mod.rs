@@ -15,7 +15,7 @@ mod shared;
 pub use shared::{
     ARGS_WORDS, CrowdDraw, CrowdGroup, CrowdPass, CrowdPipelines, CrowdViews, MAX_VIEWS,
     PipelineSpec, SHADOW_FORMAT, clip_buffer, crowd_bind_group, crowd_group_layout, crowd_pipeline,
-    draw_crowd, grow_buffer, shadow_depth_state,
+    draw_crowd, shadow_depth_state,
 };
 
 use crate::Model;
