@@ -263,7 +263,21 @@ fn site() -> &'static (u16, std::sync::Mutex<mpsc::Receiver<Report>>) {
 
 /// Opens the page with the viewer's `flags` in headless Chromium at
 /// `width`×`height` and returns its report after `frames` frames.
-fn open_page(flags: &str, (width, height): (u32, u32), frames: u32) -> (Vec<u8>, f64, f64) {
+fn open_page(flags: &str, size: (u32, u32), frames: u32) -> (Vec<u8>, f64, f64) {
+    match open_page_on(flags, size, frames, true) {
+        Ok(report) => report,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// [`open_page`] in a Chromium with WebGPU (`webgpu`) or without it; an
+/// error the page reports is `Err`.
+fn open_page_on(
+    flags: &str,
+    (width, height): (u32, u32),
+    frames: u32,
+    webgpu: bool,
+) -> Result<(Vec<u8>, f64, f64), String> {
     let (port, reports) = site();
     let reports = reports.lock().unwrap();
     let args = flags.split_whitespace().collect::<Vec<_>>().join("+");
@@ -278,12 +292,18 @@ fn open_page(flags: &str, (width, height): (u32, u32), frames: u32) -> (Vec<u8>,
             "--disable-component-update",
             "--disable-sync",
             "--disable-quic",
-            "--enable-unsafe-webgpu",
-            "--enable-features=Vulkan",
-            "--use-vulkan=swiftshader",
             "--use-angle=swiftshader",
             "--enable-unsafe-swiftshader",
         ])
+        .args(if webgpu {
+            &[
+                "--enable-unsafe-webgpu",
+                "--enable-features=Vulkan",
+                "--use-vulkan=swiftshader",
+            ][..]
+        } else {
+            &["--disable-features=WebGPU"][..]
+        })
         .arg(format!("--window-size={width},{height}"))
         .arg(format!("--user-data-dir={}", profile.display()))
         .arg(&url)
@@ -300,9 +320,9 @@ fn open_page(flags: &str, (width, height): (u32, u32), frames: u32) -> (Vec<u8>,
             png,
             first_frame_ms,
             frame_ms,
-        }) => (png, first_frame_ms, frame_ms),
-        Ok(Report::Error(e)) => panic!("the page reported an error: {e}"),
-        Err(_) => panic!("the page drew no {frames} frames in 600 s ({url})"),
+        }) => Ok((png, first_frame_ms, frame_ms)),
+        Ok(Report::Error(e)) => Err(format!("the page reported an error: {e}")),
+        Err(_) => Err(format!("the page drew no {frames} frames in 600 s ({url})")),
     }
 }
 
@@ -394,6 +414,26 @@ fn the_browser_viewer_draws_its_panel() {
         share > 0.5,
         "no panel on the left (picture in {})",
         shots.display()
+    );
+}
+
+/// A browser without WebGPU gets a page that says so, not a blank canvas.
+#[test]
+fn a_browser_without_webgpu_is_told_so() {
+    if skip_here() {
+        return;
+    }
+    let error = match open_page_on("--count 10", (320, 180), 1, false) {
+        Ok(_) => panic!("the page drew frames without WebGPU"),
+        Err(e) => e,
+    };
+    // Without `navigator.gpu` the page says so before loading anything;
+    // with it but no adapter (this Chromium's case) the viewer does.
+    let told = error.contains("This browser has no WebGPU")
+        || error.contains("this browser has WebGPU but offers no adapter");
+    assert!(
+        told && error.contains("native viewer") && !error.contains("apt-get"),
+        "the page's message: {error}"
     );
 }
 

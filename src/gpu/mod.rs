@@ -33,6 +33,10 @@ pub enum GpuError {
         "no GPU adapter found: install a Vulkan driver (on Debian/Ubuntu: apt-get install mesa-vulkan-drivers libvulkan1), or try WGPU_BACKEND=gl ({0})"
     )]
     NoAdapter(String),
+    #[error(
+        "this browser has WebGPU but offers no adapter for it ({0}): WebGPU may be turned off or the GPU blocked by the browser. Use a current Chrome, Edge, Firefox or Safari with WebGPU on, or the native viewer (cargo run --release)"
+    )]
+    NoBrowserAdapter(String),
     #[error("the adapter '{adapter}' refused to create a device: {source}")]
     Device {
         adapter: String,
@@ -111,7 +115,13 @@ impl GpuContext {
                 apply_limit_buckets: false,
             })
             .await
-            .map_err(|e| GpuError::NoAdapter(e.to_string()))?;
+            .map_err(|e| {
+                if cfg!(target_arch = "wasm32") {
+                    GpuError::NoBrowserAdapter(e.to_string())
+                } else {
+                    GpuError::NoAdapter(e.to_string())
+                }
+            })?;
         let info = adapter.get_info();
         let available = adapter.features();
         let wanted = wgpu::Features::TIMESTAMP_QUERY
