@@ -456,3 +456,23 @@ pub fn compute_storage(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEn
         count: None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::limitations;
+
+    #[test]
+    fn the_panel_says_what_a_device_leaves_out() {
+        // WebGPU's defaults with no optional feature: all three are off.
+        let off = limitations(wgpu::Features::empty(), &wgpu::Limits::default());
+        assert_eq!(off.len(), 3, "{off:?}");
+        assert!(off[0].contains("timestamp") && off[1].contains("multi-draw"));
+        assert!(off[2].contains("128 MiB"), "{off:?}");
+        let all = wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::INDIRECT_FIRST_INSTANCE;
+        let big = wgpu::Limits {
+            max_storage_buffer_binding_size: 2 << 30,
+            ..Default::default()
+        };
+        assert!(limitations(all, &big).is_empty());
+    }
+}
