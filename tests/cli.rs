@@ -407,3 +407,73 @@ fn occlusion_flags_say_when_they_do_nothing() {
     }
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// `--clip` in a scene: one name for every model that has it (the others
+/// keep their default), or one per model in `--model` order; names match
+/// regardless of case; a wrong count or a clip no model has is refused.
+#[test]
+fn clip_in_a_scene_is_one_for_all_or_one_per_model() {
+    let dir = std::env::temp_dir().join(format!("stampede-scene-clip-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let shot = |clip: &str| -> Vec<u8> {
+        let out = dir.join(format!("{}.png", clip.replace(',', "_")));
+        let (ok, _, err) = stampede(&[
+            "--model",
+            "horse:4",
+            "--model",
+            "bird:4",
+            "--behaviour",
+            "off",
+            "--clip",
+            clip,
+            "--headless",
+            "--screenshot",
+            out.to_str().unwrap(),
+            "--size",
+            "96x54",
+        ]);
+        assert!(ok, "--clip {clip}: {err}");
+        std::fs::read(out).unwrap()
+    };
+    let walk_glide = shot("walk,glide");
+    assert_eq!(
+        walk_glide,
+        shot("Walk,Glide"),
+        "names match regardless of case"
+    );
+    assert_ne!(
+        walk_glide,
+        shot("gallop,glide"),
+        "each model plays its own clip"
+    );
+    // One name for all: the bird has no walk and keeps its default, Flap.
+    assert_eq!(shot("walk"), shot("walk,flap"));
+
+    let (ok, _, err) = stampede(&[
+        "--model",
+        "horse:4",
+        "--model",
+        "bird:4",
+        "--clip",
+        "a,b,c",
+        "--headless",
+        "--screenshot",
+        dir.join("x.png").to_str().unwrap(),
+    ]);
+    assert!(!ok && err.contains("3 clips for 2 models"), "{err}");
+    let (ok, _, err) = stampede(&[
+        "--model",
+        "horse:4",
+        "--model",
+        "bird:4",
+        "--clip",
+        "trot",
+        "--headless",
+        "--screenshot",
+        dir.join("x.png").to_str().unwrap(),
+    ]);
+    assert!(
+        !ok && err.contains("no model of the scene has this clip") && err.contains("Flap, Glide"),
+        "{err}"
+    );
+}

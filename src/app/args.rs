@@ -22,7 +22,9 @@ pub struct ViewerArgs {
     /// Clip every instance plays with behaviour off (default: a gallop, run,
     /// fly or walk clip when the model has one, else its first; "mixed" for
     /// each instance's own clip). With behaviour on, the herd's schedule or
-    /// the flock chooses the clips.
+    /// the flock chooses the clips. In a scene: one name for every model
+    /// that has it (the others keep their default), or one per model in
+    /// --model order, separated by commas (gallop,fly).
     #[arg(long)]
     pub clip: Option<String>,
     /// Technique that draws the crowd.

@@ -260,18 +260,28 @@ fn load_scene(
     args: &ViewerArgs,
     scene: &crate::crowd::scene_spec::SceneSpec,
 ) -> anyhow::Result<crate::crowd::scene_spec::SceneLoad> {
-    if args.clip.as_deref().is_some_and(|c| c != "mixed") {
-        anyhow::bail!(
-            "with several models --clip takes only mixed (each model plays its own default clip otherwise)"
-        );
-    }
-    let load = crate::crowd::scene_spec::load_scene(
+    let clips = crate::crowd::scene_spec::scene_clips(args.clip.as_deref(), scene.entries.len())?;
+    // One clip name for all: the models that have it play it, the others
+    // their default (a bird has no gallop).
+    let shared = args
+        .clip
+        .as_deref()
+        .filter(|c| !c.contains(',') && *c != "mixed");
+    let per_model = if shared.is_some() {
+        &[][..]
+    } else {
+        &clips[..]
+    };
+    let mut load = crate::crowd::scene_spec::load_scene(
         scene,
         args.fps,
         args.precision,
-        args.clip.as_deref(),
+        per_model,
         args.motion,
     );
+    if let Some(name) = shared {
+        apply_shared_clip(&mut load, name)?;
+    }
     for (name, e) in &load.failed {
         eprintln!("error: {name}: {e} (the other models are drawn)");
     }
@@ -279,6 +289,49 @@ fn load_scene(
         anyhow::bail!("no model of the scene could be loaded");
     }
     Ok(load)
+}
+
+/// `--clip NAME` in a scene: each model that has the clip plays it, the
+/// others keep their default and are named; an error when none has it.
+fn apply_shared_clip(
+    load: &mut crate::crowd::scene_spec::SceneLoad,
+    name: &str,
+) -> anyhow::Result<()> {
+    let mut played = false;
+    let mut others = Vec::new();
+    for (loaded, _) in &mut load.loaded {
+        match loaded.vat.clip_index(name) {
+            Some(i) => {
+                loaded.clip = Some(i as u32);
+                played = true;
+            }
+            None => others.push(format!(
+                "{} has no such clip and plays its default ({})",
+                loaded.model.name(),
+                loaded
+                    .clip
+                    .and_then(|c| loaded.vat.clips.get(c as usize))
+                    .map_or("each its own", |c| c.name.as_str()),
+            )),
+        }
+    }
+    if played {
+        for line in others {
+            eprintln!("--clip {name}: {line}");
+        }
+    } else {
+        let clips: Vec<String> = (load.loaded.iter())
+            .map(|(l, _)| {
+                let names: Vec<&str> = l.vat.clips.iter().map(|c| c.name.as_str()).collect();
+                format!("{}: {}", l.model.name(), names.join(", "))
+            })
+            .collect();
+        anyhow::bail!(
+            "--clip {name}: no model of the scene has this clip ({}); give one per model with commas, in --model order",
+            clips.join("; ")
+        );
+    }
+    Ok(())
 }
 
 /// The rest of a screenshot, once the view is aimed: `--camera`, the

@@ -24,7 +24,7 @@ impl BenchModels {
     /// Loads and bakes every model of `plan` (in parallel); one that fails
     /// stops the benchmark, naming it.
     pub fn load(plan: &BenchPlan, precision: Precision) -> Result<Self, BenchError> {
-        let mut load = load_scene(&plan.scene, 30.0, precision, None, MotionChoice::Auto);
+        let mut load = load_scene(&plan.scene, 30.0, precision, &[], MotionChoice::Auto);
         if let Some((_, e)) = load.failed.drain(..).next() {
             return Err(e.into());
         }

@@ -46,6 +46,36 @@ pub enum SceneSpecError {
         "--compare-separate compares a scene of several models with each drawn alone: give --model more than once"
     )]
     SeparateNeedsScene,
+    #[error(
+        "--clip {flag}: {given} clips for {models} models: give one clip for every model, or one per model in --model order (NAME or mixed, separated by commas)"
+    )]
+    ClipCount {
+        flag: String,
+        given: usize,
+        models: usize,
+    },
+}
+
+/// Each model's `--clip` in a scene of `models`: none (each its default
+/// clip), one name (or `mixed`) for all, or one per model in `--model`
+/// order (`--clip gallop,fly`).
+pub fn scene_clips(
+    flag: Option<&str>,
+    models: usize,
+) -> Result<Vec<Option<String>>, SceneSpecError> {
+    let Some(flag) = flag else {
+        return Ok(vec![None; models]);
+    };
+    let names: Vec<&str> = flag.split(',').map(str::trim).collect();
+    match names.len() {
+        1 => Ok(vec![Some(names[0].to_string()); models]),
+        n if n == models => Ok(names.into_iter().map(|n| Some(n.to_string())).collect()),
+        given => Err(SceneSpecError::ClipCount {
+            flag: flag.into(),
+            given,
+            models,
+        }),
+    }
 }
 
 /// One model of the scene and how many of it.
@@ -203,14 +233,16 @@ pub fn load_scene(
     scene: &SceneSpec,
     fps: f32,
     precision: Precision,
-    clip: Option<&str>,
+    clips: &[Option<String>],
     motion: MotionChoice,
 ) -> SceneLoad {
     use rayon::prelude::*;
     let results: Vec<_> = scene
         .entries
         .par_iter()
-        .map(|e| {
+        .enumerate()
+        .map(|(i, e)| {
+            let clip = clips.get(i).and_then(|c| c.as_deref());
             (
                 e,
                 super::setup::load_with(&e.choice, fps, precision, clip, motion),

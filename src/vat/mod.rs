@@ -209,8 +209,17 @@ impl Vat {
     }
 
     /// Index of the clip with this name.
+    /// The clip named `name`: that exact name, else the one name equal to
+    /// it but for case (`gallop` finds `Gallop`).
     pub fn clip_index(&self, name: &str) -> Option<usize> {
-        self.clips.iter().position(|c| c.name == name)
+        self.clips.iter().position(|c| c.name == name).or_else(|| {
+            let mut same =
+                (self.clips.iter().enumerate()).filter(|(_, c)| c.name.eq_ignore_ascii_case(name));
+            match (same.next(), same.next()) {
+                (Some((i, _)), None) => Some(i),
+                _ => None,
+            }
+        })
     }
 
     /// Bytes of one texture (positions or normals; the packed texture for

@@ -113,7 +113,7 @@ impl Running {
             &wanted,
             self.prepared.vat.fps,
             self.ui.precision,
-            None,
+            &[],
             self.ui.motion,
         );
         let failed: Vec<String> = (load.failed.iter())
