@@ -37,7 +37,7 @@ use crate::render::util::mapped::MappedCopy;
 use crate::render::data::model_gpu::ModelGpu;
 use crate::render::data::skin_data::SkinData;
 use crate::render::util::timing::GpuTimer;
-use gpu::{Output, PARAMS_STRIDE, SkinPass, groups_for, no_bone_texture};
+use gpu::{Output, PARAMS_STRIDE, STEPS, SkinPass, VIEW_SLOTS, groups_for, no_bone_texture};
 
 pub use cap::{compute_cap, scene_cap, state_cap, vertices_taken};
 pub use layout::*;
@@ -84,6 +84,9 @@ pub struct ComputeSkinning<P> {
     /// Instances drawn this frame, and whether their palettes come in pairs.
     drawn: u32,
     blend: bool,
+    /// The frame's skinning steps recorded so far (`before_passes`): the
+    /// step's bank of view parameters.
+    step: usize,
     /// Bound as the bone texture where the source has none.
     no_bones: wgpu::TextureView,
 }
@@ -154,6 +157,7 @@ impl<P: PaletteSource> ComputeSkinning<P> {
             model_levels,
             drawn: 0,
             blend: false,
+            step: 0,
             no_bones: no_bone_texture(device),
         })
     }
@@ -263,6 +267,7 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
         write_previous_count(ctx.queue, &self.skin.info, self.palettes.previous_count());
         self.drawn = count;
         self.blend = per_instance == 2;
+        self.step = 0;
         Prepared {
             drawn: count,
             upload_bytes: bytes + FRAME_BYTES,
@@ -279,6 +284,11 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
         if views.is_empty() || self.drawn == 0 {
             return;
         }
+        // This step's bank of view slots (occlusion culling's late step
+        // has its own: the queue writes both before either step runs).
+        let bank = self.step.min(STEPS - 1);
+        self.step += 1;
+        let first_slot = bank * MAX_VIEWS;
         // The views' parameters and list groups.
         let mut slots = [SkinParams::default(); MAX_VIEWS];
         let mut dispatches = [(0u32, 0u32); MAX_VIEWS];
@@ -309,7 +319,8 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
                     };
                     dispatches[i] = (groups_for(region), l);
                     levels = levels.max(l);
-                    self.pass.bind_list(ctx.device, i, visible, args);
+                    self.pass
+                        .bind_list(ctx.device, first_slot + i, visible, args);
                 }
                 // Never a view of the frame (the exact visibility count's
                 // draws come after it).
@@ -340,7 +351,9 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
             view_bytes[at..at + std::mem::size_of::<SkinParams>()]
                 .copy_from_slice(bytemuck::bytes_of(p));
         }
-        ctx.queue.write_buffer(&self.pass.params, 0, &view_bytes);
+        let bank_at = first_slot as u64 * PARAMS_STRIDE;
+        ctx.queue
+            .write_buffer(&self.pass.params, bank_at, &view_bytes);
         // The instances' level bits start cleared.
         encoder.clear_buffer(&out.state, HEADER_BYTES, Some(out.capacity as u64 * 4));
         let timestamp_writes = self.timer.as_ref().and_then(|t| t.compute_writes());
@@ -355,14 +368,15 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
             pass.set_bind_group(2, models_group, &[]);
             for (i, view) in views.iter().enumerate().take(MAX_VIEWS) {
                 let group = match view {
-                    CrowdDraw::Indirect { .. } => self.pass.list(i),
+                    CrowdDraw::Indirect { .. } => self.pass.list(first_slot + i),
                     CrowdDraw::Direct { .. } => Some(&self.pass.no_list),
                     CrowdDraw::Single { .. } => None,
                 };
                 let Some(group) = group else {
                     continue;
                 };
-                pass.set_bind_group(3, group, &[(i as u64 * PARAMS_STRIDE) as u32]);
+                let offset = bank_at + i as u64 * PARAMS_STRIDE;
+                pass.set_bind_group(3, group, &[offset as u32]);
                 pass.dispatch_workgroups(dispatches[i].0, dispatches[i].1, 1);
             }
             if self.blend {
@@ -383,7 +397,7 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
             pass.set_bind_group(2, models_group, &[]);
             let levels = levels.min(self.pass.level_lengths.len() as u32);
             for l in 0..levels {
-                let offset = (MAX_VIEWS as u64 + l as u64) * PARAMS_STRIDE;
+                let offset = (VIEW_SLOTS as u64 + l as u64) * PARAMS_STRIDE;
                 pass.set_bind_group(3, &self.pass.no_list, &[offset as u32]);
                 pass.dispatch_workgroups_indirect(&out.dispatch, l as u64 * 12);
             }

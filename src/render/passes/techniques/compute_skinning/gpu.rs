@@ -19,8 +19,16 @@ use wgpu::util::DeviceExt;
 /// Bytes between dispatch parameters (the largest storage offset
 /// alignment WebGPU allows).
 pub const PARAMS_STRIDE: u64 = 256;
-/// Parameter slots: one per view, then one per level.
-const PARAMS_SLOTS: usize = MAX_VIEWS + MAX_SKIN_LEVELS;
+/// The steps of a frame that skin (`Technique::before_passes`): the whole
+/// or early one, and occlusion culling's late one. Each writes its views'
+/// parameters into its own bank: a queue write lands before the frame's
+/// commands run, so a bank shared by both steps would hand the early
+/// step's dispatches the late step's views.
+pub const STEPS: usize = 2;
+/// The views' parameter slots: one bank of [`MAX_VIEWS`] per step.
+pub const VIEW_SLOTS: usize = STEPS * MAX_VIEWS;
+/// Parameter slots: the views' banks, then one per level.
+const PARAMS_SLOTS: usize = VIEW_SLOTS + MAX_SKIN_LEVELS;
 
 /// A 1×1 stand-in for the bone texture of the draws' group.
 pub fn no_bone_texture(device: &wgpu::Device) -> wgpu::TextureView {
@@ -111,7 +119,8 @@ pub struct SkinPass {
     /// Group 3 of direct views and of the skinning dispatches.
     pub no_list: wgpu::BindGroup,
     _no_list_buffer: wgpu::Buffer,
-    list_groups: [Option<ListGroup>; MAX_VIEWS],
+    /// Each view slot's list group (by bank, then view).
+    list_groups: [Option<ListGroup>; VIEW_SLOTS],
 }
 
 fn layout(
@@ -270,7 +279,7 @@ impl SkinPass {
         });
         // The levels' parameters are fixed; the views' are written per frame.
         let mut slots = [SkinParams::default(); PARAMS_SLOTS];
-        for (l, p) in slots[MAX_VIEWS..].iter_mut().enumerate() {
+        for (l, p) in slots[VIEW_SLOTS..].iter_mut().enumerate() {
             p.level = l as u32;
         }
         let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -319,8 +328,9 @@ impl SkinPass {
         )
     }
 
-    /// Binds view `i`'s list for the marking; made again only when the
-    /// culler's buffers changed.
+    /// Binds view slot `i`'s list (bank and view, `bank * MAX_VIEWS +
+    /// view`) for the marking; made again only when the culler's buffers
+    /// changed.
     pub fn bind_list(
         &mut self,
         device: &wgpu::Device,
@@ -340,7 +350,7 @@ impl SkinPass {
         }
     }
 
-    /// View `i`'s list group, once bound.
+    /// View slot `i`'s list group, once bound.
     pub fn list(&self, i: usize) -> Option<&wgpu::BindGroup> {
         self.list_groups.get(i)?.as_ref().map(|g| &g.group)
     }
