@@ -21,6 +21,7 @@ mod cap;
 mod gpu;
 mod layout;
 mod levels;
+mod params;
 mod source;
 
 use crate::render::passes::techniques::palettes::PaletteSampler;
@@ -37,7 +38,8 @@ use crate::render::util::mapped::MappedCopy;
 use crate::render::data::model_gpu::ModelGpu;
 use crate::render::data::skin_data::SkinData;
 use crate::render::util::timing::GpuTimer;
-use gpu::{Output, PARAMS_STRIDE, STEPS, SkinPass, VIEW_SLOTS, groups_for, no_bone_texture};
+use gpu::{Output, SkinPass, groups_for, no_bone_texture};
+use params::PARAMS_STRIDE;
 
 pub use cap::{compute_cap, scene_cap, state_cap, vertices_taken};
 pub use layout::*;
@@ -286,9 +288,8 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
         }
         // This step's bank of view slots (occlusion culling's late step
         // has its own: the queue writes both before either step runs).
-        let bank = self.step.min(STEPS - 1);
+        let first_slot = params::first_slot(self.step);
         self.step += 1;
-        let first_slot = bank * MAX_VIEWS;
         // The views' parameters and list groups.
         let mut slots = [SkinParams::default(); MAX_VIEWS];
         let mut dispatches = [(0u32, 0u32); MAX_VIEWS];
@@ -345,15 +346,7 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
         }
         ctx.queue
             .write_buffer(&out.state, 0, bytemuck::cast_slice(&header));
-        let mut view_bytes = [0u8; MAX_VIEWS * PARAMS_STRIDE as usize];
-        for (i, p) in slots.iter().enumerate() {
-            let at = i * PARAMS_STRIDE as usize;
-            view_bytes[at..at + std::mem::size_of::<SkinParams>()]
-                .copy_from_slice(bytemuck::bytes_of(p));
-        }
-        let bank_at = first_slot as u64 * PARAMS_STRIDE;
-        ctx.queue
-            .write_buffer(&self.pass.params, bank_at, &view_bytes);
+        let bank_at = params::write_views(ctx.queue, &self.pass.params, first_slot, &slots);
         // The instances' level bits start cleared.
         encoder.clear_buffer(&out.state, HEADER_BYTES, Some(out.capacity as u64 * 4));
         let timestamp_writes = self.timer.as_ref().and_then(|t| t.compute_writes());
@@ -397,8 +390,7 @@ impl<P: PaletteSource> Technique for ComputeSkinning<P> {
             pass.set_bind_group(2, models_group, &[]);
             let levels = levels.min(self.pass.level_lengths.len() as u32);
             for l in 0..levels {
-                let offset = (VIEW_SLOTS as u64 + l as u64) * PARAMS_STRIDE;
-                pass.set_bind_group(3, &self.pass.no_list, &[offset as u32]);
+                pass.set_bind_group(3, &self.pass.no_list, &[params::level_offset(l)]);
                 pass.dispatch_workgroups_indirect(&out.dispatch, l as u64 * 12);
             }
         }

@@ -1,8 +1,9 @@
 //! The skin pass's GPU objects: its layouts and four compute pipelines (a
 //! layout each, holding only what its entry reads: every adapter allows 8
-//! storage buffers per stage), the level data, the dispatch parameters, the
+//! storage buffers per stage), the level data, the dispatch parameters' buffer (its slots: `params.rs`), the
 //! views' list groups, and the buffers sized for a crowd ([`Output`]).
 
+use crate::render::passes::techniques::compute_skinning::params::{self, VIEW_SLOTS};
 use crate::render::passes::techniques::compute_skinning::{
     MAX_SKIN_LEVELS, SKINNED_VERTEX_BYTES, STATE_HEADER,
 };
@@ -13,22 +14,8 @@ use crate::render::data::gpu_data::SkinParams;
 use crate::render::util::pipeline::{
     bind_group, compute_pipeline, storage_entry, texture_entry, uniform_entry,
 };
-use crate::render::passes::techniques::{BuildContext, MAX_VIEWS, TechniqueKind};
+use crate::render::passes::techniques::{BuildContext, TechniqueKind};
 use wgpu::util::DeviceExt;
-
-/// Bytes between dispatch parameters (the largest storage offset
-/// alignment WebGPU allows).
-pub const PARAMS_STRIDE: u64 = 256;
-/// The steps of a frame that skin (`Technique::before_passes`): the whole
-/// or early one, and occlusion culling's late one. Each writes its views'
-/// parameters into its own bank: a queue write lands before the frame's
-/// commands run, so a bank shared by both steps would hand the early
-/// step's dispatches the late step's views.
-pub const STEPS: usize = 2;
-/// The views' parameter slots: one bank of [`MAX_VIEWS`] per step.
-pub const VIEW_SLOTS: usize = STEPS * MAX_VIEWS;
-/// Parameter slots: the views' banks, then one per level.
-const PARAMS_SLOTS: usize = VIEW_SLOTS + MAX_SKIN_LEVELS;
 
 /// A 1×1 stand-in for the bone texture of the draws' group.
 pub fn no_bone_texture(device: &wgpu::Device) -> wgpu::TextureView {
@@ -189,16 +176,6 @@ impl Layouts {
     }
 }
 
-/// The parameters of every slot, each at its [`PARAMS_STRIDE`].
-fn params_bytes(slots: &[SkinParams; PARAMS_SLOTS]) -> Vec<u8> {
-    let mut bytes = vec![0u8; PARAMS_SLOTS * PARAMS_STRIDE as usize];
-    for (i, p) in slots.iter().enumerate() {
-        let at = i * PARAMS_STRIDE as usize;
-        bytes[at..at + std::mem::size_of::<SkinParams>()].copy_from_slice(bytemuck::bytes_of(p));
-    }
-    bytes
-}
-
 fn list_group(
     device: &wgpu::Device,
     layout: &wgpu::BindGroupLayout,
@@ -277,14 +254,9 @@ impl SkinPass {
             contents: bytemuck::cast_slice(&data),
             usage: wgpu::BufferUsages::STORAGE,
         });
-        // The levels' parameters are fixed; the views' are written per frame.
-        let mut slots = [SkinParams::default(); PARAMS_SLOTS];
-        for (l, p) in slots[VIEW_SLOTS..].iter_mut().enumerate() {
-            p.level = l as u32;
-        }
         let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("compute skinning params"),
-            contents: &params_bytes(&slots),
+            contents: &params::initial_bytes(),
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
         });
         let no_list_buffer = device.create_buffer(&wgpu::BufferDescriptor {
@@ -328,8 +300,8 @@ impl SkinPass {
         )
     }
 
-    /// Binds view slot `i`'s list (bank and view, `bank * MAX_VIEWS +
-    /// view`) for the marking; made again only when the culler's buffers
+    /// Binds view slot `i`'s list (`first_slot` of its step plus the
+    /// view) for the marking; made again only when the culler's buffers
     /// changed.
     pub fn bind_list(
         &mut self,
