@@ -1,6 +1,22 @@
-// The ground: a large quad under the crowd with procedural grass and, for a
-// galloping herd, a dirt track.
+// The ground: a large quad under the crowd with procedural grass and, for
+// each model whose crowd gallops around its field, a dirt ring track.
 // requires: common shadow
+
+// The rings (`crowd::tracks::GroundTracksGpu`): one per model on the track,
+// at most one per model of the scene.
+const GROUND_TRACKS: u32 = 8u;
+
+struct GroundTracks {
+    count: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+    // xy = the field's centre (x, z), z = its radius, w = 1 when its model
+    // joins the herd with behaviour on (its ring is then not drawn).
+    rings: array<vec4<f32>, GROUND_TRACKS>,
+};
+
+@group(1) @binding(0) var<storage, read> tracks: GroundTracks;
 
 struct GroundOut {
     @builtin(position) clip_pos: vec4<f32>,
@@ -60,13 +76,23 @@ fn ground_color(in: GroundOut) -> vec4<f32> {
     let grass_a = vec3<f32>(0.07, 0.15, 0.035);
     let grass_b = vec3<f32>(0.20, 0.29, 0.07);
     var albedo = mix(grass_a, grass_b, n);
-    if frame.motion == 0u && frame.behaviour == 0u {
-        // The track the herd runs on: packed earth with soft edges.
-        let r = length(in.world_pos.xz) / max(frame.field_radius, 1e-3);
+    // The tracks the crowds run on: packed earth with soft edges. The
+    // fields do not overlap; where two rings' edges would, the larger cover
+    // wins. The twin of `GroundTracksGpu::drawn`.
+    var track = 0.0;
+    for (var k = 0u; k < min(tracks.count, GROUND_TRACKS); k++) {
+        let ring = tracks.rings[k];
+        if ring.w != 0.0 && frame.behaviour != 0u {
+            continue;
+        }
+        let r = length(in.world_pos.xz - ring.xy) / max(ring.z, 1e-3);
         let inner = smoothstep(0.56, 0.6, r);
         let outer = 1.0 - smoothstep(1.02, 1.08, r);
+        track = max(track, inner * outer);
+    }
+    if track > 0.0 {
         let dirt = mix(vec3<f32>(0.30, 0.22, 0.14), vec3<f32>(0.38, 0.29, 0.19), n);
-        albedo = mix(albedo, dirt, inner * outer * 0.85);
+        albedo = mix(albedo, dirt, track * 0.85);
     }
     let up = vec3<f32>(0.0, 1.0, 0.0);
     let sun = sun_shadow(in.world_pos, up);

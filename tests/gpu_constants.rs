@@ -28,6 +28,17 @@ fn wgsl_u32(source: &str, name: &str) -> u32 {
     }
 }
 
+/// The model table and the ground's rings hold as many models as a scene
+/// may have.
+#[test]
+fn scene_model_bounds_match() {
+    use stampede::crowd::scene::MAX_SCENE_MODELS;
+    let max = MAX_SCENE_MODELS as u32;
+    assert_eq!(wgsl_u32(&crowd_source(), "MAX_SCENE_MODELS"), max);
+    let ground = shaders::GROUND.source().expect("composes");
+    assert_eq!(wgsl_u32(&ground, "GROUND_TRACKS"), max);
+}
+
 /// The herd's static buffer is read with the Rust side's sizes: the path's
 /// sample count and the band slots that follow it.
 #[test]

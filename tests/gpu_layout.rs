@@ -9,6 +9,7 @@ use stampede::crowd::herd::HerdTable;
 use stampede::crowd::occlusion::OcclusionUniform;
 use stampede::crowd::scene::CrowdModelGpu;
 use stampede::crowd::shadow::{CasterUniform, ShadowUniform};
+use stampede::crowd::tracks::GroundTracksGpu;
 use stampede::crowd::{FrameUniform, Instance};
 use stampede::render::TechniqueKind;
 use stampede::render::data::gpu_data::{
@@ -49,7 +50,13 @@ fn crowd_source() -> String {
 fn rust_mirrors_match_their_wgsl_structs() {
     let crowd = crowd_source();
     let flock = shaders::FLOCK.source().expect("composes");
+    let ground = shaders::GROUND.source().expect("composes");
     let checks = [
+        (
+            "GroundTracks",
+            &ground,
+            rust_layout!(GroundTracksGpu { count, _pad, rings }),
+        ),
         (
             "Frame",
             &crowd,

@@ -143,3 +143,83 @@ fn a_count_is_shared_in_proportion() {
         assert_eq!(shared.iter().sum::<u32>(), total, "{total}: {shared:?}");
     }
 }
+
+/// The ground draws each track field's ring where that field is, and
+/// follows the fields when the counts change: two herds of horses side by
+/// side, seen from above with the crowd hidden. Along each ring (0.8 of
+/// its field's radius) the ground is dirt (red over green); inside it (0.3)
+/// and between the fields it is grass (green over red). With behaviour on
+/// the horses join the herd and roam the open field: no ring at all.
+#[test]
+fn each_track_field_has_its_ring() {
+    let Some(gpu) = common::gpu_or_skip("scene_live") else {
+        return;
+    };
+    let horse = stampede::crowd::setup::load(
+        &stampede::crowd::setup::ModelChoice::Horse,
+        30.0,
+        stampede::vat::Precision::F16,
+        None,
+    )
+    .expect("bakes");
+    let loaded = [horse.clone(), horse];
+    let off = BehaviourSettings {
+        enabled: false,
+        ..Default::default()
+    };
+    let on = BehaviourSettings {
+        enabled: true,
+        ..Default::default()
+    };
+    for (behaviour, rings) in [(off, true), (on, false)] {
+        let mut view = scene_living(gpu.clone(), &loaded, &[20, 40], false, behaviour);
+        view.renderer.hide_crowd = true;
+        for counts in [[20, 40], [120, 10]] {
+            view.renderer.set_counts(&counts).expect("new counts");
+            let table = view.renderer.scene().table.clone();
+            assert_eq!(table.len(), 2);
+            let radius = view.renderer.scene().radius();
+            view.camera = stampede::render::Camera {
+                target: glam::Vec3::ZERO,
+                yaw: 0.0,
+                pitch: 1.5,
+                distance: radius * 2.6,
+                ..Default::default()
+            };
+            let image = view.render(&settings()).expect("renders");
+            let view_proj = view.camera.view_proj(SIZE.0 as f32 / SIZE.1 as f32);
+            let colour = |p: glam::Vec3| -> [i32; 3] {
+                let c = view_proj.project_point3(p);
+                assert!(c.x.abs() < 0.95 && c.y.abs() < 0.95, "{p} is in view");
+                let x = ((c.x * 0.5 + 0.5) * SIZE.0 as f32) as usize;
+                let y = ((0.5 - c.y * 0.5) * SIZE.1 as f32) as usize;
+                let i = (y * SIZE.0 as usize + x) * 4;
+                let px = &image.pixels[i..i + 3];
+                [px[0] as i32, px[1] as i32, px[2] as i32]
+            };
+            let dirt = |c: [i32; 3]| c[0] > c[1];
+            for (m, e) in table.iter().enumerate() {
+                let centre = e.offset();
+                for k in 0..8 {
+                    let a = k as f32 * std::f32::consts::TAU / 8.0 + 0.2;
+                    let dir = glam::Vec3::new(a.cos(), 0.0, a.sin());
+                    let on_ring = colour(centre + dir * 0.8 * e.field_radius);
+                    let inside = colour(centre + dir * 0.3 * e.field_radius);
+                    assert_eq!(
+                        dirt(on_ring),
+                        rings,
+                        "model {m} of {counts:?}, behaviour {}: {on_ring:?} at 0.8 of its radius",
+                        behaviour.enabled
+                    );
+                    assert!(!dirt(inside), "model {m}: {inside:?} inside its ring");
+                }
+            }
+            // Between the fields (the gap's middle): grass.
+            let gap = (table[0].offset[0] + table[0].field_radius + table[1].offset[0]
+                - table[1].field_radius)
+                * 0.5;
+            let between = colour(glam::Vec3::new(gap, 0.0, 0.0));
+            assert!(!dirt(between), "{between:?} between the fields");
+        }
+    }
+}

@@ -23,6 +23,7 @@ pub mod scene_time;
 pub mod setup;
 pub mod shadow;
 pub mod spec;
+pub mod tracks;
 
 pub use anim::BehaviourSettings;
 pub use clip_time::{instance_clip_time, instance_pose, pose_time};

@@ -10,6 +10,7 @@
 
 use crate::crowd::motion;
 use crate::crowd::scene::{CrowdModelGpu, MAX_SCENE_MODELS};
+use crate::crowd::tracks::GroundTracksGpu;
 use crate::crowd::{FrameSettings, FrameUniform, frame_uniform};
 use crate::render::passes::cull::OcclusionCamera;
 use crate::render::passes::cull::pyramid_view::PyramidView;
@@ -122,6 +123,11 @@ impl Renderer {
         uniform.set_field_radius(self.scene.radius());
         // The CPU twins read the first model's clip from the frame.
         uniform.clip = self.scene.table[0].clip;
+        // Each track field's ring on the ground.
+        self.backdrop.set_tracks(
+            &self.gpu.queue,
+            GroundTracksGpu::from_table(&self.scene.table),
+        );
         let previous = self.motion.begin(&mut uniform, view_proj, jitter, settings);
         uniform.velocity = self.targets.has_velocity() as u32;
         if previous.is_none() {
