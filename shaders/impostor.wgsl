@@ -17,6 +17,9 @@
 // (their first layers within the shared textures).
 @group(1) @binding(4) var<storage, read> atlases: array<AtlasParams>;
 @group(1) @binding(5) var<storage, read> atlas_clips: array<AtlasClip>;
+// Each cell's covered texels (impostor_bounds.wgsl), every model's from its
+// `first_bound`; or every cell whole (the sphere's squares).
+@group(1) @binding(6) var<storage, read> atlas_bounds: array<vec4<u32>>;
 // 1 when the scene is multisampled (alpha to coverage).
 override atlas_msaa: u32 = 0u;
 // The cull pass's visible list, bound at the impostor region (or whole,
@@ -62,6 +65,25 @@ fn impostor_frame(atlas: AtlasParams, clip: u32, t: f32) -> u32 {
     return min(c.first_layer + atlas_frame(c, t), atlas.layers - 1u);
 }
 
+// The part of its cell (u0, v0, u1, v1 in 0..1, v down) the quad of cell
+// `cell` covers when the atlas is read at `footprint` texels per pixel:
+// the cell's covered texels widened by two texels of the mip level read
+// (a bilinear tap reaches one and a half), clamped to the cell; nothing
+// for an empty cell. The twin of `impostor::quad_span`.
+fn impostor_span(atlas: AtlasParams, cell: vec2<u32>, footprint: f32) -> vec4<f32> {
+    let at = atlas.first_bound + cell.y * atlas.yaws + cell.x;
+    let b = atlas_bounds[min(at, arrayLength(&atlas_bounds) - 1u)];
+    if b.z <= b.x || b.w <= b.y {
+        return vec4<f32>(0.5);
+    }
+    let size = f32(atlas.cell);
+    let lod = clamp(log2(max(footprint, 1e-6)) - 0.5, 0.0, log2(size));
+    let margin = 2.0 * exp2(ceil(lod));
+    let lo = clamp((vec2<f32>(b.xy) - margin) / size, vec2<f32>(0.0), vec2<f32>(1.0));
+    let hi = clamp((vec2<f32>(b.zw) + margin) / size, vec2<f32>(0.0), vec2<f32>(1.0));
+    return vec4<f32>(lo, hi);
+}
+
 // The quad of visible entry `instance`, corner `corner`, facing the camera
 // or, with `from_sun`, the sun (a shadow cascade's caster).
 fn impostor_vertex(corner: u32, instance: u32, from_sun: bool) -> ImpostorOut {
@@ -86,9 +108,6 @@ fn impostor_vertex(corner: u32, instance: u32, from_sun: bool) -> ImpostorOut {
     let r = atlas_right(atlas, cell.x);
     let qr = normalize(r - local * dot(local, r));
     let qu = cross(local, qr);
-    let sx = f32(corner & 1u) * 2.0 - 1.0;
-    let sy = f32(corner >> 1u) * 2.0 - 1.0;
-    let world = centre + m * (qr * sx + qu * sy) * (atlas.extent * inst.scale);
     // Texels per pixel, from the quad's size on screen at its centre's
     // distance (screen-space derivatives at the quad's edges and across
     // its diagonal are unreliable on some drivers); per shadow-map texel
@@ -107,9 +126,24 @@ fn impostor_vertex(corner: u32, instance: u32, from_sun: bool) -> ImpostorOut {
     let y_scale = length(vec3<f32>(vp[0][1], vp[1][1], vp[2][1]));
     let px_per_unit = 0.5 * height * y_scale / max(w, 1e-4);
     let quad_px = 2.0 * atlas.extent * inst.scale * px_per_unit;
+    let footprint = f32(atlas.cell) / max(quad_px, 1e-3);
+    // The corner within the cell: the span's (tight quads; a caster's
+    // footprint is only known per shadow-map texel in the fragment stage,
+    // so its quad is the whole cell).
+    var span = vec4<f32>(0.0, 0.0, 1.0, 1.0);
+    if !from_sun {
+        span = impostor_span(atlas, cell, footprint);
+    }
+    let uv = vec2<f32>(
+        select(span.x, span.z, (corner & 1u) == 1u),
+        select(span.w, span.y, (corner >> 1u) == 1u),
+    );
+    let sx = uv.x * 2.0 - 1.0;
+    let sy = 1.0 - uv.y * 2.0;
+    let world = centre + m * (qr * sx + qu * sy) * (atlas.extent * inst.scale);
     var out: ImpostorOut;
     out.clip_pos = vp * vec4<f32>(world, 1.0);
-    out.uv = vec2<f32>(sx * 0.5 + 0.5, 0.5 - sy * 0.5);
+    out.uv = uv;
     out.world_pos = world;
     let before = atlas_place(atlas, impostor_frame(atlas, a.previous, a.previous_time), cell.y);
     let now = atlas_place(atlas, impostor_frame(atlas, a.clip, a.time), cell.y);
@@ -117,7 +151,7 @@ fn impostor_vertex(corner: u32, instance: u32, from_sun: bool) -> ImpostorOut {
     out.origins = vec4<u32>(x, before.y, x, now.y);
     out.layers = vec2<u32>(before.x, now.x);
     out.model = model;
-    out.fade_scale = vec3<f32>(a.weight, inst.scale, f32(atlas.cell) / max(quad_px, 1e-3));
+    out.fade_scale = vec3<f32>(a.weight, inst.scale, footprint);
     out.view = view;
     out.axis_x = right;
     out.axis_y = up;

@@ -26,6 +26,11 @@ struct AtlasParams {
     layer_height: f32,
     // Row r's elevation (radians) at [r / 4][r % 4].
     elevations: array<vec4<f32>, 2>,
+    // The model's first cell in the cells' bounds (impostor_bounds.wgsl).
+    first_bound: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
 };
 
 struct AtlasClip {

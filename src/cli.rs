@@ -65,6 +65,10 @@ pub struct CullArgs {
     /// pixels, at or under which an instance is an impostor (1 to 256).
     #[arg(long, default_value_t = crate::crowd::cull::DEFAULT_IMPOSTOR_PX, value_parser = parse_impostor_px)]
     pub impostor_px: f32,
+    /// Fit each impostor's quad to the texels its atlas cell covers in any
+    /// frame (off: the bounding sphere's square, as before).
+    #[arg(long, value_enum, default_value_t = OnOff::On)]
+    pub tight_impostors: OnOff,
     /// The far field's coarse mesh levels (a few dozen triangles and about
     /// a dozen), drawn where their animated error projects under
     /// --lod-error pixels.
@@ -94,6 +98,7 @@ impl Default for CullArgs {
             lod_tint: false,
             impostors: OnOff::On,
             impostor_px: crate::crowd::cull::DEFAULT_IMPOSTOR_PX,
+            tight_impostors: OnOff::On,
             coarse_levels: OnOff::On,
             occlusion: OnOff::Off,
             pyramid_mip: None,
@@ -110,6 +115,7 @@ impl CullArgs {
             lod_tint: self.lod_tint,
             impostors: self.impostors.is_on(),
             impostor_px: self.impostor_px,
+            tight_impostors: self.tight_impostors.is_on(),
             coarse_levels: self.coarse_levels.is_on(),
             occlusion: self.occlusion.is_on(),
             pyramid_mip: self.pyramid_mip,

@@ -391,6 +391,61 @@ fn compare_occlusion_measures_both_ways_with_the_occluded() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `--compare-impostor-quads` measures the run with tight impostor quads
+/// and again with the spheres' squares: the same instances and triangles
+/// drawn, each result says which, the report says the quads and gives the
+/// ratio.
+#[test]
+fn compare_impostor_quads_measures_tight_against_squares() {
+    if gpu_common::gpu_or_skip("compare_impostor_quads_measures_tight_against_squares").is_none() {
+        return;
+    }
+    let dir = out_dir("bench-impostor-quads");
+    let json = dir.join("q.json");
+    let output = run_bench(
+        &dir,
+        &[
+            "--techniques",
+            "vat",
+            "--counts",
+            "3000",
+            "--frames",
+            "1",
+            "--warmup",
+            "2",
+            "--size",
+            "192x108",
+            "--shadows",
+            "off",
+            "--compare-impostor-quads",
+        ],
+        &[("--json", &json)],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "bench failed:\n{stdout}");
+    assert!(
+        stdout.contains("vat tight ÷ square impostor quads"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("tight quads"), "{stdout}");
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("valid JSON");
+    assert_eq!(v["far_field"]["tight_impostors"], Value::Bool(true));
+    let results = v["results"].as_array().expect("results");
+    let (tight, square): (Vec<&Value>, Vec<&Value>) = results
+        .iter()
+        .partition(|r| r["square_impostors"] == Value::Bool(false));
+    assert_eq!((tight.len(), square.len()), (1, 1));
+    for key in ["visible", "triangles"] {
+        assert_eq!(tight[0][key], square[0][key], "{key}: the same crowd drawn");
+    }
+    let ratios = v["ratios"]["tight_over_square_impostors"]
+        .as_array()
+        .expect("ratios");
+    assert_eq!(ratios.len(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `--aa taa --compare-aa` measures the run with TAA and again with 4x
 /// MSAA, with nothing, and with nothing but the velocity target: each
 /// result says which, TAA's has the resolve's GPU time (where the adapter

@@ -373,3 +373,61 @@ fn an_impostor_casts_the_shadow_its_mesh_casts() {
     assert!(either > 500, "there are shadows to compare: {either}");
     assert!(iou >= 0.5, "IoU {iou}");
 }
+
+/// Tight impostor quads (each fitted to its cell's covered texels, widened
+/// by the mip level's reach) draw the picture the sphere's squares draw,
+/// within a small bound (the quads' edges move, so the interpolated
+/// coordinates round differently), with and without MSAA; and the squares
+/// are what the renderer drew before tight quads.
+#[test]
+fn tight_impostor_quads_draw_the_squares_picture() {
+    use stampede::crowd::motion::Aa;
+    use stampede::render::passes::targets::TargetOptions;
+    let Some(gpu) = common::gpu_or_skip("far_field") else {
+        return;
+    };
+    let loaded = load(&ModelChoice::Horse, 30.0, Precision::F16, None).expect("the model bakes");
+    for aa in [Aa::Msaa, Aa::Off] {
+        let mut config = RendererConfig::for_model(&loaded, 320, 180, 1000, SEED, headless::FORMAT);
+        config.clip = None;
+        config.behaviour = BehaviourSettings::on();
+        config.targets = TargetOptions {
+            aa,
+            ..Default::default()
+        };
+        let mut view =
+            Headless::new(gpu.clone(), &loaded.model, &loaded.vat, &config).expect("renderer");
+        view.camera = view.renderer.camera_at(settings().time, 1.0);
+        let shadows = ShadowSettings::default();
+        let tight = CullSettings::default();
+        assert!(tight.tight_impostors, "tight quads are the default");
+        let squares = CullSettings {
+            tight_impostors: false,
+            ..tight
+        };
+        let (a, _, impostors) = draw(&mut view, tight, shadows);
+        let (b, _, same) = draw(&mut view, squares, shadows);
+        assert_eq!(impostors, same);
+        assert!(impostors > 100, "the far field is impostors: {impostors}");
+        let d = common::diff(&a, &b, 24);
+        let differ = a
+            .pixels
+            .chunks(4)
+            .zip(b.pixels.chunks(4))
+            .filter(|(x, y)| x != y)
+            .count();
+        let share = differ as f64 / (320.0 * 180.0);
+        eprintln!(
+            "{aa:?}: {impostors} impostors, tight against square quads: mean difference {:.4}, {:.3} % of pixels differ, {} by more than 24",
+            d.mean,
+            share * 100.0,
+            d.failed
+        );
+        assert!(
+            d.mean <= 0.05 && share <= 0.005 && d.failed <= 3,
+            "{aa:?}: mean {}, {differ} pixels differ, {} by more than 24",
+            d.mean,
+            d.failed
+        );
+    }
+}

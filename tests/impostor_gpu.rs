@@ -234,7 +234,7 @@ fn the_cell_and_frame_choices_match_their_rust_twins() {
              @compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3<u32>) {{\n\
                let i = id.x; if i >= arrayLength(&queries) {{ return; }}\n\
                let p = AtlasParams(vec4<f32>(0.0, 0.0, 0.0, 1.0), {}u, {}u, {}u, {}u, 1.0, {}u, 1.0, {:?}, \
-                 array<vec4<f32>, 2>(vec4<f32>({:?}, {:?}, {:?}, {:?}), vec4<f32>({:?}, {:?}, {:?}, {:?})));\n\
+                 array<vec4<f32>, 2>(vec4<f32>({:?}, {:?}, {:?}, {:?}), vec4<f32>({:?}, {:?}, {:?}, {:?})), 0u, 0u, 0u, 0u);\n\
                let q = queries[i];\n\
                let c = atlas_cell(p, q.xyz);\n\
                results[i * 2u] = vec4<f32>(f32(c.x), f32(c.y), f32(atlas_frame({}, q.w)), f32(atlas_frame({}, q.w)));\n\
@@ -304,5 +304,52 @@ fn the_cell_and_frame_choices_match_their_rust_twins() {
         // Some frame's rows fall in two layers: the packing is exercised.
         let last = params.rows - 1;
         assert!((0..params.layers).any(|f| place.place(f, 0).0 != place.place(f, last).0));
+    }
+}
+
+/// Each cell's bounds, measured on the GPU once the atlas is drawn, are
+/// the texels any of its frames covers, as the CPU finds them in every
+/// layer read back (`impostor::cell_bounds`); and they are tighter than
+/// the cell, so that the quads fitted to them save fragments.
+#[test]
+fn each_cells_bounds_are_the_texels_its_frames_cover() {
+    for choice in [ModelChoice::Horse, ModelChoice::Bird] {
+        let Some((view, _)) = view(choice.clone(), 1, (64, 64), false) else {
+            return;
+        };
+        let atlas = view.renderer.impostor_atlas().expect("an atlas").clone();
+        let layout = &atlas.layout;
+        let (width, _) = layout.layer_size();
+        let layers: Vec<Vec<[u8; 4]>> = (0..layout.layers)
+            .map(|layer| {
+                atlas
+                    .read_layer(&view.renderer.gpu, layer, 0)
+                    .expect("read back")
+                    .0
+            })
+            .collect();
+        let cpu = stampede::impostor::cell_bounds(layout, |layer, x, y| {
+            layers[layer as usize][(y * width + x) as usize][3] > 0
+        });
+        let gpu = atlas.bounds.read(&view.renderer.gpu).expect("read back");
+        assert_eq!(gpu, cpu, "{}: the GPU's bounds", choice.label());
+        let cell = layout.cell as f64;
+        let area: f64 = gpu
+            .iter()
+            .map(|b| (b[2].saturating_sub(b[0]) * b[3].saturating_sub(b[1])) as f64 / (cell * cell))
+            .sum::<f64>()
+            / gpu.len() as f64;
+        eprintln!(
+            "{}: {} cells of {}², their bounds cover {:.0} % of a cell on average",
+            choice.label(),
+            gpu.len(),
+            layout.cell,
+            area * 100.0
+        );
+        assert!(
+            gpu.iter().all(|b| b[2] > b[0]),
+            "every cell shows the model"
+        );
+        assert!(area < 0.8, "{}: bounds {area} of a cell", choice.label());
     }
 }

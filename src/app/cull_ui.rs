@@ -125,6 +125,14 @@ pub fn cull_section(ui: &mut egui::Ui, s: &mut CullSettings, view: &CullView<'_>
                     .logarithmic(true)
                     .text("px impostor switch"),
             );
+            ui.add_enabled(
+                s.lod && s.impostors,
+                egui::Checkbox::new(&mut s.tight_impostors, "tight impostor quads"),
+            )
+            .on_hover_text(
+                "Each impostor's quad fitted to the texels its atlas cell covers in any frame; \
+                 off: the bounding sphere's square",
+            );
             crate::app::occlusion_ui::occlusion_controls(ui, s, &view.occlusion);
             let note = match view.technique {
                 TechniqueKind::Cpu => {

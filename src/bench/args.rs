@@ -71,6 +71,11 @@ pub struct BenchArgs {
     /// frames), with the frames after a camera cut.
     #[arg(long)]
     pub compare_occlusion: bool,
+    /// Also measure every technique and count with the impostors' quads
+    /// the bounding sphere's squares (as if --tight-impostors off), and
+    /// report tight ÷ square (one run, the same frames).
+    #[arg(long)]
+    pub compare_impostor_quads: bool,
     /// After the measured frames, draw each instance in view alone against
     /// the last frame's depth and count those with a sample showing: what
     /// a perfect occlusion culler would draw (`exact` in the JSON, the
@@ -139,6 +144,7 @@ impl Default for BenchArgs {
             compare_culling: false,
             compare_far_field: false,
             compare_occlusion: false,
+            compare_impostor_quads: false,
             exact_visibility: false,
             shadows: crate::cli::ShadowArgs::default(),
             aa: crate::crowd::motion::Aa::Msaa,

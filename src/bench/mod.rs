@@ -341,6 +341,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                 result.unculled = mode == Mode::Unculled;
                 result.far_field_off = mode == Mode::FarFieldOff;
                 result.occlusion_off = mode == Mode::OcclusionOff;
+                result.square_impostors = mode == Mode::SquareImpostors;
                 result.aa_baseline = matches!(mode, Mode::AaBaseline(..));
                 result.separate = mode == Mode::Separate;
                 if mode == Mode::Run {
@@ -376,6 +377,9 @@ fn modes(args: &BenchArgs) -> Vec<Mode> {
     if args.compare_occlusion {
         modes.push(Mode::OcclusionOff);
     }
+    if args.compare_impostor_quads {
+        modes.push(Mode::SquareImpostors);
+    }
     if args.compare_aa {
         modes.extend(mode::AA_BASELINES);
     }
@@ -403,6 +407,7 @@ fn far_field_report(renderer: &Renderer, config: &RendererConfig) -> FarFieldRep
         // Asked for and built.
         impostors: config.cull.impostors && renderer.impostor_atlas().is_some(),
         impostor_px: config.cull.impostor_px,
+        tight_impostors: config.cull.tight_impostors,
         coarse_levels: config.cull.coarse_levels,
         shadow_distance: config.shadows.distance.to_string(),
         shadow_min_texels: config.shadows.min_caster_texels,

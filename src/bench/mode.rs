@@ -1,6 +1,6 @@
 //! The settings a measurement runs with: the run's own, or a comparison's
 //! baseline (`--compare-separate`, `--compare-culling`, `--compare-far-field`,
-//! `--compare-occlusion`, `--compare-aa`).
+//! `--compare-occlusion`, `--compare-impostor-quads`, `--compare-aa`).
 
 use crate::crowd::cull::CullSettings;
 use crate::crowd::motion::Aa;
@@ -21,6 +21,9 @@ pub(super) enum Mode {
     FarFieldOff,
     /// Occlusion culling off (`--compare-occlusion`).
     OcclusionOff,
+    /// The impostors' quads the spheres' squares
+    /// (`--compare-impostor-quads`).
+    SquareImpostors,
     /// Another anti-aliasing, with or without the velocity target
     /// (`--compare-aa`).
     AaBaseline(Aa, bool),
@@ -46,6 +49,10 @@ impl Mode {
             Mode::FarFieldOff => run.without_far_field(),
             Mode::OcclusionOff => CullSettings {
                 occlusion: false,
+                ..run
+            },
+            Mode::SquareImpostors => CullSettings {
+                tight_impostors: false,
                 ..run
             },
         }
@@ -76,6 +83,7 @@ impl Mode {
             Mode::Unculled => " (culling and LOD off)",
             Mode::FarFieldOff => " (far field off)",
             Mode::OcclusionOff => " (occlusion off)",
+            Mode::SquareImpostors => " (square impostors)",
             Mode::AaBaseline(Aa::Msaa, _) => " (msaa)",
             Mode::AaBaseline(_, true) => " (velocity only)",
             Mode::AaBaseline(..) => " (no aa)",

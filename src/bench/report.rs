@@ -167,6 +167,10 @@ pub struct RunResult {
     /// `--compare-occlusion`.
     #[serde(default)]
     pub occlusion_off: bool,
+    /// Measured with the impostors' quads the spheres' squares, as the
+    /// baseline of `--compare-impostor-quads`.
+    #[serde(default)]
+    pub square_impostors: bool,
     /// Instances in the view that occlusion culling did not draw in that
     /// frame (0 with it off).
     #[serde(default)]
@@ -236,6 +240,7 @@ impl RunResult {
         self.unculled
             || self.far_field_off
             || self.occlusion_off
+            || self.square_impostors
             || self.aa_baseline
             || self.separate
     }
@@ -273,6 +278,10 @@ impl RunResult {
 pub struct FarFieldReport {
     pub impostors: bool,
     pub impostor_px: f32,
+    /// Quads fitted to each atlas cell's covered texels (reports from
+    /// before tight quads read as false: their quads were the squares).
+    #[serde(default)]
+    pub tight_impostors: bool,
     pub coarse_levels: bool,
     /// `auto`, `off` or world units.
     pub shadow_distance: String,

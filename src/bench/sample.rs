@@ -164,6 +164,7 @@ impl Run<'_> {
             triangles: drew.iter().map(CullStats::triangles_total).sum(),
             unculled: false,
             far_field_off: false,
+            square_impostors: false,
             occlusion_off: false,
             separate: false,
             occluded: drew.iter().map(|d| d.occluded).sum(),

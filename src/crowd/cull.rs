@@ -112,6 +112,9 @@ pub struct CullSettings {
     /// The impostor switch: the sphere's diameter on screen, in pixels,
     /// at or under which an instance is an impostor.
     pub impostor_px: f32,
+    /// Fit each impostor's quad to its atlas cell's covered texels (off:
+    /// the sphere's square, every texel a fragment).
+    pub tight_impostors: bool,
     /// Two-phase occlusion culling of the camera's view: instances hidden
     /// behind nearer ones (by a depth pyramid) are not drawn.
     pub occlusion: bool,
@@ -134,6 +137,7 @@ impl Default for CullSettings {
             lod_tint: false,
             impostors: true,
             impostor_px: DEFAULT_IMPOSTOR_PX,
+            tight_impostors: true,
             coarse_levels: true,
             occlusion: false,
             pyramid_mip: None,

@@ -7,7 +7,9 @@
 //! shaders/impostor_common.wgsl). The GPU draws the atlas and measures an
 //! impostor's picture against the mesh's (`render::impostor`).
 
+mod bounds;
 mod scene;
+pub use bounds::{CellBounds, cell_bounds, empty_bounds, full_bounds, quad_span};
 pub use scene::{ModelPlace, SceneAtlasPlan};
 
 use crate::vat::{Vat, VatClip};

@@ -25,6 +25,8 @@ pub fn mirrors() -> Vec<String> {
             layer_width,
             layer_height,
             elevations,
+            first_bound,
+            _pad,
         }),
         &wgsl_layout(&atlas, "AtlasParams"),
     ));

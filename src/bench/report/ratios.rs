@@ -63,6 +63,10 @@ pub struct Ratios {
     /// without it (below 1: it saves).
     #[serde(default)]
     pub occlusion_over_off: Vec<CullRatio>,
+    /// With `--compare-impostor-quads`: each technique with tight
+    /// impostor quads ÷ with the squares (below 1: tight quads save).
+    #[serde(default)]
+    pub tight_over_square_impostors: Vec<CullRatio>,
     /// With `--compare-aa`: each technique with the run's anti-aliasing ÷
     /// with 4x MSAA, and ÷ with none.
     #[serde(default)]
@@ -137,6 +141,7 @@ impl BenchReport {
             culled_over_unculled: self.over_baseline(|r| r.unculled),
             far_field_over_off: self.over_baseline(|r| r.far_field_off),
             occlusion_over_off: self.over_baseline(|r| r.occlusion_off),
+            tight_over_square_impostors: self.over_baseline(|r| r.square_impostors),
             aa_over_msaa: self.over_baseline(|r| r.aa_baseline && r.aa == "msaa"),
             aa_over_off: self.over_baseline(|r| r.aa_baseline && r.aa == "off" && !r.velocity),
             velocity_over_off: self.velocity_over_off(),

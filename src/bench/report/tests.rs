@@ -32,6 +32,7 @@ fn result(technique: &str, count: u32, cpu: f64, wall: f64, gpu: Option<f64>) ->
         triangles: count as u64 * 10,
         unculled: false,
         far_field_off: false,
+        square_impostors: false,
         occlusion_off: false,
         occluded: 0,
         after_cut_wall_ms: Vec::new(),

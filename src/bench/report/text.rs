@@ -64,9 +64,10 @@ impl BenchReport {
         if let Some(f) = &self.far_field {
             let _ = writeln!(
                 s,
-                "far field: impostors {} (at {} px; atlas {} cells of {}², {}, built in {:.0} ms), coarse levels {}, shadow distance {}, casters under {} texel skipped, casters' error {}× the camera's; levels {:?} triangles",
+                "far field: impostors {} (at {} px, {} quads; atlas {} cells of {}², {}, built in {:.0} ms), coarse levels {}, shadow distance {}, casters under {} texel skipped, casters' error {}× the camera's; levels {:?} triangles",
                 if f.impostors { "on" } else { "off" },
                 f.impostor_px,
+                if f.tight_impostors { "tight" } else { "square" },
                 f.atlas_cells,
                 f.atlas_cell,
                 bytes(f.atlas_bytes),
@@ -104,6 +105,8 @@ impl BenchReport {
                     format!("{} (no far)", r.technique)
                 } else if r.occlusion_off {
                     format!("{} (no occl)", r.technique)
+                } else if r.square_impostors {
+                    format!("{} (squares)", r.technique)
                 } else if r.separate {
                     format!("{} (separate)", r.technique)
                 } else if r.aa_baseline {
@@ -227,6 +230,10 @@ impl BenchReport {
             ("culled ÷ unculled", &rs.culled_over_unculled),
             ("far field on ÷ off", &rs.far_field_over_off),
             ("occlusion on ÷ off", &rs.occlusion_over_off),
+            (
+                "tight ÷ square impostor quads",
+                &rs.tight_over_square_impostors,
+            ),
             ("anti-aliasing ÷ 4x MSAA", &rs.aa_over_msaa),
             ("anti-aliasing ÷ none", &rs.aa_over_off),
             ("velocity target ÷ none", &rs.velocity_over_off),
@@ -336,6 +343,8 @@ impl BenchReport {
                     "far-field-off"
                 } else if r.occlusion_off {
                     "occlusion-off"
+                } else if r.square_impostors {
+                    "square-impostors"
                 } else if r.aa_baseline {
                     "aa-baseline"
                 } else if r.separate {

@@ -114,8 +114,12 @@ pub struct AtlasParamsGpu {
     pub layer_height: f32,
     /// The rows' elevations, radians (row `r` at `[r / 4][r % 4]`).
     pub elevations: [[f32; 4]; 2],
+    /// The model's first cell in the cells' bounds (`impostor::CellBounds`,
+    /// row by row of its grid; 0 but in a scene's).
+    pub first_bound: u32,
+    pub _pad: [u32; 3],
 }
-const _: () = assert!(std::mem::size_of::<AtlasParamsGpu>() == 80);
+const _: () = assert!(std::mem::size_of::<AtlasParamsGpu>() == 96);
 
 /// One clip's frames in the atlas.
 /// Mirrors `AtlasClip` in shaders/impostor_common.wgsl (tests/gpu_layout.rs).
@@ -147,6 +151,8 @@ impl AtlasParamsGpu {
             layer_width: w as f32,
             layer_height: h as f32,
             elevations,
+            first_bound: 0,
+            _pad: [0; 3],
         }
     }
 }

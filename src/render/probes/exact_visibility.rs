@@ -328,6 +328,7 @@ impl Renderer {
                             group: probes.group,
                             dynamic_offset: 0,
                             region_bytes: None,
+                            tight: self.culler.settings.tight_impostors,
                         };
                         impostors.draw_probe(&mut pass, &draw);
                     }

@@ -79,6 +79,11 @@ pub const IMPOSTOR_ATLAS_PACKED: ModuleSpec = ModuleSpec {
     name: "impostor_atlas_packed",
     roots: &["impostor_atlas", "vat_packed"],
 };
+/// Each atlas cell's covered texels.
+pub const IMPOSTOR_BOUNDS: ModuleSpec = ModuleSpec {
+    name: "impostor_bounds",
+    roots: &["impostor_bounds"],
+};
 /// The atlas's mip levels.
 pub const IMPOSTOR_MIP: ModuleSpec = ModuleSpec {
     name: "impostor_mip",
@@ -122,6 +127,7 @@ pub const OTHER_MODULES: &[ModuleSpec] = &[
     IMPOSTOR_ATLAS,
     IMPOSTOR_ATLAS_PACKED,
     IMPOSTOR_MIP,
+    IMPOSTOR_BOUNDS,
     IMPOSTOR,
     TAA,
     MOTION_BLUR,

@@ -130,6 +130,7 @@ impl Culler {
                 region * lists.region * 4
             },
             region_bytes: (!lists.multi).then_some(lists.region * 4),
+            tight: self.settings.tight_impostors,
         })
     }
 }

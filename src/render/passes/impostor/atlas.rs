@@ -11,6 +11,7 @@ use crate::render::data::model_gpu::ModelGpu;
 use crate::render::passes::impostor::baker::{
     ALBEDO_FORMAT, Baker, DEPTH_FORMAT, JOB_STRIDE, NORMAL_FORMAT, layer_view,
 };
+use crate::render::passes::impostor::bounds::AtlasBounds;
 use crate::render::util::pipeline::bind_group;
 use crate::render::util::shaders;
 use crate::vat::Vat;
@@ -56,6 +57,8 @@ pub struct ImpostorAtlas {
     pub normal_view: wgpu::TextureView,
     /// `AtlasParams` (one per model) and the `AtlasClip` table.
     pub params: wgpu::Buffer,
+    /// Each cell's covered texels (every model's), and every cell whole.
+    pub bounds: AtlasBounds,
     pub clips: wgpu::Buffer,
     /// Bytes of the two textures, every mip level.
     pub bytes: u64,
@@ -105,10 +108,13 @@ impl ImpostorAtlas {
         for mip in 1..mips {
             mipper.draw(device, &mut encoder, [&albedo, &normal_depth], mip);
         }
+        let albedo_view = array_view(&albedo, "impostor albedo view");
+        let bounds = AtlasBounds::measure(device, &mut encoder, &layout, &params, &albedo_view);
         gpu.queue.submit([encoder.finish()]);
         gpu.wait_idle("the impostor atlas")?;
         Ok(Self {
-            albedo_view: array_view(&albedo, "impostor albedo view"),
+            albedo_view,
+            bounds,
             normal_view: array_view(&normal_depth, "impostor normal view"),
             albedo,
             normal_depth,

@@ -1,11 +1,13 @@
 //! The far field's animated impostors on the GPU: the atlas, drawn once
 //! per device from the model's VAT (`atlas`), and the scene pass's draw of
-//! the cull pass's impostor region (`pass`), and the atlas read back for
+//! the cull pass's impostor region (`pass`) in quads fitted to each cell's
+//! covered texels (`bounds`), and the atlas read back for
 //! `bake` (`export`). The layout is plain data in
 //! `crate::impostor`.
 
 mod atlas;
 mod baker;
+pub mod bounds;
 pub mod export;
 mod pass;
 mod scene_atlas;

@@ -1,5 +1,6 @@
 //! Drawing the impostors in the scene pass: one quad per instance of the
-//! cull pass's impostor region, one indirect draw (shaders/impostor.wgsl);
+//! cull pass's impostor region, fitted to its atlas cell's covered texels
+//! (`bounds`), one indirect draw (shaders/impostor.wgsl);
 //! and into each shadow cascade, the casters the camera draws as
 //! impostors, seen from the sun.
 //! The same for every technique: it poses nothing, it reads the atlas.
@@ -27,6 +28,9 @@ pub struct ImpostorDraw<'a> {
     /// one before; `None`: one multi-draw, each region's first instance
     /// its start in the list.
     pub region_bytes: Option<u32>,
+    /// Quads fitted to each cell's covered texels (else the sphere's
+    /// squares); a shadow cascade's casters are always the squares.
+    pub tight: bool,
 }
 
 impl ImpostorDraw<'_> {
@@ -48,7 +52,8 @@ pub struct ImpostorPass {
     /// Depth only, into a shadow cascade: the casters the camera draws as
     /// impostors, seen from the sun.
     shadow_pipeline: wgpu::RenderPipeline,
-    group: wgpu::BindGroup,
+    /// Group 1 with the tight quads' bounds, and with the squares'.
+    groups: [wgpu::BindGroup; 2],
     crowd: CrowdGroup,
     quad: wgpu::Buffer,
 }
@@ -80,6 +85,7 @@ impl ImpostorPass {
                     ..storage_entry(4)
                 },
                 storage_entry(5),
+                storage_entry(6),
             ],
         });
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
@@ -89,19 +95,24 @@ impl ImpostorPass {
             mipmap_filter: wgpu::MipmapFilterMode::Linear,
             ..Default::default()
         });
-        let group = bind_group(
-            device,
-            "impostor group",
-            &layout,
-            &[
-                (0, wgpu::BindingResource::TextureView(&atlas.albedo_view)),
-                (1, wgpu::BindingResource::TextureView(&atlas.normal_view)),
-                (2, clip_table.as_entire_binding()),
-                (3, wgpu::BindingResource::Sampler(&sampler)),
-                (4, atlas.params.as_entire_binding()),
-                (5, atlas.clips.as_entire_binding()),
-            ],
-        );
+        // Tight quads (the measured bounds), then the squares (every cell
+        // whole).
+        let groups = [&atlas.bounds.tight, &atlas.bounds.full].map(|bounds| {
+            bind_group(
+                device,
+                "impostor group",
+                &layout,
+                &[
+                    (0, wgpu::BindingResource::TextureView(&atlas.albedo_view)),
+                    (1, wgpu::BindingResource::TextureView(&atlas.normal_view)),
+                    (2, clip_table.as_entire_binding()),
+                    (3, wgpu::BindingResource::Sampler(&sampler)),
+                    (4, atlas.params.as_entire_binding()),
+                    (5, atlas.clips.as_entire_binding()),
+                    (6, bounds.as_entire_binding()),
+                ],
+            )
+        });
         let crowd = CrowdGroup::new(device, "impostor crowd layout");
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("impostor pipeline layout"),
@@ -194,7 +205,7 @@ impl ImpostorPass {
             pipeline,
             probe,
             shadow_pipeline,
-            group,
+            groups,
             crowd,
             quad,
         }
@@ -233,7 +244,7 @@ impl ImpostorPass {
             return;
         };
         pass.set_pipeline(pipeline);
-        pass.set_bind_group(1, &self.group, &[]);
+        pass.set_bind_group(1, &self.groups[usize::from(!draw.tight)], &[]);
         pass.set_bind_group(2, crowd, &[]);
         pass.set_index_buffer(self.quad.slice(..), wgpu::IndexFormat::Uint32);
         match draw.region_bytes {

@@ -14,6 +14,7 @@ use crate::render::data::model_gpu::ModelGpu;
 use crate::render::passes::impostor::atlas::{
     AtlasError, ImpostorAtlas, array_view, fits, textures,
 };
+use crate::render::passes::impostor::bounds::AtlasBounds;
 use crate::vat::Vat;
 use std::sync::Arc;
 use web_time::Instant;
@@ -58,9 +59,14 @@ impl ImpostorAtlas {
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("scene impostor atlas"),
         });
+        let bound_parts: Vec<_> = parts
+            .iter()
+            .map(|p| (&p.bounds, p.layout.as_ref()))
+            .collect();
+        let (bounds, first_bounds) = AtlasBounds::concat(device, &mut encoder, &bound_parts);
         let mut params = Vec::with_capacity(parts.len());
         let mut clips = Vec::new();
-        for (part, place) in parts.iter().zip(&plan.models) {
+        for ((part, place), &first_bound) in parts.iter().zip(&plan.models).zip(&first_bounds) {
             let layout = &part.layout;
             for frame in 0..layout.layers {
                 for (rows, to_layer, y) in strip_runs(place, frame) {
@@ -105,6 +111,7 @@ impl ImpostorAtlas {
                 first_layer: place.first_layer,
                 layer_width: width as f32,
                 layer_height: height as f32,
+                first_bound,
                 ..AtlasParamsGpu::new(layout)
             });
             clips.extend(AtlasClipGpu::table(layout));
@@ -133,6 +140,7 @@ impl ImpostorAtlas {
             albedo,
             normal_depth,
             params: buffer("scene impostor atlas params", bytemuck::cast_slice(&params)),
+            bounds,
             clips: buffer("scene impostor atlas clips", bytemuck::cast_slice(&clips)),
             bytes: plan.bytes(),
             build_ms: parts.iter().map(|p| p.build_ms).sum::<f64>() + copy_ms,
