@@ -250,8 +250,9 @@ impl SceneState {
     }
 
     /// The crowd as the frame describes it: the models' motion when they
-    /// share it on at most one ground field (a track is drawn for it),
-    /// else standing; the largest model's size; every clip of the table.
+    /// share it on at most one ground field, else standing (the ground's
+    /// rings come from the table, `crowd::tracks`); the largest model's
+    /// size; every clip of the table.
     pub fn frame_spec(&self) -> CrowdSpec {
         let first = self.models[0].motion;
         let grounds = self
