@@ -19,7 +19,9 @@
 @group(1) @binding(5) var<storage, read> atlas_clips: array<AtlasClip>;
 // Each cell's covered texels (impostor_bounds.wgsl), every model's from its
 // `first_bound`; or every cell whole (the sphere's squares).
-@group(1) @binding(6) var<storage, read> atlas_bounds: array<vec4<u32>>;
+// A texel per cell, BOUNDS_ROW cells a row (`impostor::bounds`).
+@group(1) @binding(6) var atlas_bounds: texture_2d<u32>;
+const BOUNDS_ROW: u32 = 256u;
 // 1 when the scene is multisampled (alpha to coverage).
 override atlas_msaa: u32 = 0u;
 // The cull pass's visible list, bound at the impostor region (or whole,
@@ -72,7 +74,10 @@ fn impostor_frame(atlas: AtlasParams, clip: u32, t: f32) -> u32 {
 // for an empty cell. The twin of `impostor::quad_span`.
 fn impostor_span(atlas: AtlasParams, cell: vec2<u32>, footprint: f32) -> vec4<f32> {
     let at = atlas.first_bound + cell.y * atlas.yaws + cell.x;
-    let b = atlas_bounds[min(at, arrayLength(&atlas_bounds) - 1u)];
+    let size_in_cells = textureDimensions(atlas_bounds);
+    let last = size_in_cells.x * size_in_cells.y - 1u;
+    let i = min(at, last);
+    let b = textureLoad(atlas_bounds, vec2<u32>(i % BOUNDS_ROW, i / BOUNDS_ROW), 0);
     if b.z <= b.x || b.w <= b.y {
         return vec4<f32>(0.5);
     }

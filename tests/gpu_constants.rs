@@ -39,6 +39,17 @@ fn scene_model_bounds_match() {
     assert_eq!(wgsl_u32(&ground, "GROUND_TRACKS"), max);
 }
 
+/// The impostor's cell bounds are read a row of the texture at a time as
+/// the Rust side lays them out.
+#[test]
+fn impostor_bounds_rows_match() {
+    let source = shaders::IMPOSTOR.source().expect("composes");
+    assert_eq!(
+        wgsl_u32(&source, "BOUNDS_ROW"),
+        stampede::render::passes::impostor::bounds::BOUNDS_ROW
+    );
+}
+
 /// The herd's static buffer is read with the Rust side's sizes: the path's
 /// sample count and the band slots that follow it.
 #[test]

@@ -109,7 +109,14 @@ impl ImpostorAtlas {
             mipper.draw(device, &mut encoder, [&albedo, &normal_depth], mip);
         }
         let albedo_view = array_view(&albedo, "impostor albedo view");
-        let bounds = AtlasBounds::measure(device, &mut encoder, &layout, &params, &albedo_view);
+        let bounds = AtlasBounds::measure(
+            device,
+            &gpu.queue,
+            &mut encoder,
+            &layout,
+            &params,
+            &albedo_view,
+        );
         gpu.queue.submit([encoder.finish()]);
         gpu.wait_idle("the impostor atlas")?;
         Ok(Self {

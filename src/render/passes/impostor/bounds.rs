@@ -8,24 +8,104 @@ use crate::render::util::pipeline::{bind_group, storage_entry};
 use crate::render::util::shaders;
 use wgpu::util::DeviceExt;
 
+/// Cells in a row of the bounds' textures (`impostor_span` in
+/// impostor.wgsl reads cell `i` at `(i % BOUNDS_ROW, i / BOUNDS_ROW)`).
+pub const BOUNDS_ROW: u32 = 256;
+
 /// Both quads' bounds of an atlas's cells (every model's, in the model
 /// order): the measured ones (tight quads) and every cell whole (the
-/// sphere's squares).
+/// sphere's squares), each an `Rgba32Uint` texture a texel per cell (a
+/// texture, not a storage buffer: WebGPU lets a vertex stage bind 10 of
+/// those and the impostor's already binds 10).
 pub struct AtlasBounds {
-    pub tight: wgpu::Buffer,
-    pub full: wgpu::Buffer,
+    /// The measured bounds where the compute pass made them (rows of
+    /// [`BOUNDS_ROW`] cells, the last padded with empty cells).
+    measured: wgpu::Buffer,
+    pub tight: wgpu::TextureView,
+    pub full: wgpu::TextureView,
     /// Cells (4 words each).
     pub cells: u32,
+}
+
+/// Rows of [`BOUNDS_ROW`] cells that `cells` take.
+fn rows(cells: u32) -> u32 {
+    cells.div_ceil(BOUNDS_ROW).max(1)
+}
+
+/// `bounds` padded with empty cells to whole rows.
+fn padded(bounds: &[CellBounds]) -> Vec<CellBounds> {
+    let mut all = bounds.to_vec();
+    all.resize((rows(bounds.len() as u32) * BOUNDS_ROW) as usize, [0; 4]);
+    all
 }
 
 fn buffer(device: &wgpu::Device, label: &str, bounds: &[CellBounds]) -> wgpu::Buffer {
     device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some(label),
-        contents: bytemuck::cast_slice(bounds),
+        contents: bytemuck::cast_slice(&padded(bounds)),
         usage: wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_SRC
             | wgpu::BufferUsages::COPY_DST,
     })
+}
+
+fn texture_descriptor(label: &str, cells: u32) -> wgpu::TextureDescriptor<'_> {
+    wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d {
+            width: BOUNDS_ROW,
+            height: rows(cells),
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba32Uint,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    }
+}
+
+/// The measured bounds' texture, copied from `measured` by `encoder`.
+fn tight_texture(
+    device: &wgpu::Device,
+    encoder: &mut wgpu::CommandEncoder,
+    measured: &wgpu::Buffer,
+    cells: u32,
+) -> wgpu::TextureView {
+    let desc = texture_descriptor("impostor cell bounds", cells);
+    let size = desc.size;
+    let texture = device.create_texture(&desc);
+    encoder.copy_buffer_to_texture(
+        wgpu::TexelCopyBufferInfo {
+            buffer: measured,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(BOUNDS_ROW * std::mem::size_of::<CellBounds>() as u32),
+                rows_per_image: Some(size.height),
+            },
+        },
+        texture.as_image_copy(),
+        size,
+    );
+    texture.create_view(&Default::default())
+}
+
+/// Every cell whole, as a texture.
+fn full_texture(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    bounds: &[CellBounds],
+) -> wgpu::TextureView {
+    let desc = texture_descriptor("impostor whole cells", bounds.len() as u32);
+    device
+        .create_texture_with_data(
+            queue,
+            &desc,
+            wgpu::util::TextureDataOrder::LayerMajor,
+            bytemuck::cast_slice(&padded(bounds)),
+        )
+        .create_view(&Default::default())
 }
 
 impl AtlasBounds {
@@ -33,12 +113,13 @@ impl AtlasBounds {
     /// (the model's own textures, `params` its `AtlasParams`).
     pub fn measure(
         device: &wgpu::Device,
+        queue: &wgpu::Queue,
         encoder: &mut wgpu::CommandEncoder,
         layout: &AtlasLayout,
         params: &wgpu::Buffer,
         albedo: &wgpu::TextureView,
     ) -> Self {
-        let tight = buffer(device, "impostor cell bounds", &empty_bounds(layout));
+        let measured = buffer(device, "impostor cell bounds", &empty_bounds(layout));
         let group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("impostor bounds layout"),
             entries: &[
@@ -72,7 +153,7 @@ impl AtlasBounds {
             &[
                 (0, params.as_entire_binding()),
                 (1, wgpu::BindingResource::TextureView(albedo)),
-                (2, tight.as_entire_binding()),
+                (2, measured.as_entire_binding()),
             ],
         );
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -97,10 +178,12 @@ impl AtlasBounds {
         pass.set_bind_group(0, &group, &[]);
         pass.dispatch_workgroups(layout.yaws, layout.elevations.len() as u32, layout.layers);
         drop(pass);
+        let cells = layout.cells();
         Self {
-            tight,
-            full: buffer(device, "impostor whole cells", &full_bounds(layout)),
-            cells: layout.cells(),
+            tight: tight_texture(device, encoder, &measured, cells),
+            full: full_texture(device, queue, &full_bounds(layout)),
+            measured,
+            cells,
         }
     }
 
@@ -108,18 +191,16 @@ impl AtlasBounds {
     /// the crowd's model order); each part's first cell in them.
     pub fn concat(
         device: &wgpu::Device,
+        queue: &wgpu::Queue,
         encoder: &mut wgpu::CommandEncoder,
         parts: &[(&AtlasBounds, &AtlasLayout)],
     ) -> (Self, Vec<u32>) {
         let cells: u32 = parts.iter().map(|(b, _)| b.cells).sum();
-        let tight = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("scene impostor cell bounds"),
-            size: (cells.max(1) as usize * std::mem::size_of::<CellBounds>()) as u64,
-            usage: wgpu::BufferUsages::STORAGE
-                | wgpu::BufferUsages::COPY_SRC
-                | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let measured = buffer(
+            device,
+            "scene impostor cell bounds",
+            &vec![[0; 4]; cells as usize],
+        );
         let mut firsts = Vec::with_capacity(parts.len());
         let mut full = Vec::with_capacity(cells as usize);
         let mut first = 0u32;
@@ -127,17 +208,22 @@ impl AtlasBounds {
         for (part, layout) in parts {
             firsts.push(first);
             encoder.copy_buffer_to_buffer(
-                &part.tight,
+                &part.measured,
                 0,
-                &tight,
+                &measured,
                 first as u64 * bytes,
                 part.cells as u64 * bytes,
             );
             full.extend(full_bounds(layout));
             first += part.cells;
         }
-        let full = buffer(device, "scene impostor whole cells", &full);
-        (Self { tight, full, cells }, firsts)
+        let bounds = Self {
+            tight: tight_texture(device, encoder, &measured, cells),
+            full: full_texture(device, queue, &full),
+            measured,
+            cells,
+        };
+        (bounds, firsts)
     }
 
     /// The measured bounds read back (tests).
@@ -155,7 +241,7 @@ impl AtlasBounds {
         let mut encoder = gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-        encoder.copy_buffer_to_buffer(&self.tight, 0, &staging, 0, bytes);
+        encoder.copy_buffer_to_buffer(&self.measured, 0, &staging, 0, bytes);
         gpu.queue.submit([encoder.finish()]);
         let raw = crate::gpu::read_buffer(&gpu.device, &staging, bytes)?;
         Ok(bytemuck::pod_collect_to_vec(&raw))

@@ -85,7 +85,18 @@ impl ImpostorPass {
                     ..storage_entry(4)
                 },
                 storage_entry(5),
-                storage_entry(6),
+                // Each cell's bounds: a texture (the vertex stage's storage
+                // buffers are at WebGPU's limit of 10).
+                wgpu::BindGroupLayoutEntry {
+                    binding: 6,
+                    visibility: wgpu::ShaderStages::VERTEX,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Uint,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
             ],
         });
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
@@ -109,7 +120,7 @@ impl ImpostorPass {
                     (3, wgpu::BindingResource::Sampler(&sampler)),
                     (4, atlas.params.as_entire_binding()),
                     (5, atlas.clips.as_entire_binding()),
-                    (6, bounds.as_entire_binding()),
+                    (6, wgpu::BindingResource::TextureView(bounds)),
                 ],
             )
         });

@@ -63,7 +63,8 @@ impl ImpostorAtlas {
             .iter()
             .map(|p| (&p.bounds, p.layout.as_ref()))
             .collect();
-        let (bounds, first_bounds) = AtlasBounds::concat(device, &mut encoder, &bound_parts);
+        let (bounds, first_bounds) =
+            AtlasBounds::concat(device, &gpu.queue, &mut encoder, &bound_parts);
         let mut params = Vec::with_capacity(parts.len());
         let mut clips = Vec::new();
         for ((part, place), &first_bound) in parts.iter().zip(&plan.models).zip(&first_bounds) {
