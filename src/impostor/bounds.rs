@@ -72,18 +72,11 @@ pub fn quad_span(bounds: CellBounds, cell: u32, footprint: f32) -> [f32; 4] {
 mod tests {
     use super::*;
 
+    /// Two yaws × two elevations of 16² cells, two frames.
     fn layout() -> AtlasLayout {
         AtlasLayout {
-            cell: 16,
             yaws: 2,
-            elevations: vec![0.0, 0.5],
-            clips: Vec::new(),
-            layers: 2,
-            centre: glam::Vec3::ZERO,
-            radius: 1.0,
-            mesh_level: 0,
-            first_index: 0,
-            index_count: 0,
+            ..crate::impostor::test_layout(16, 2, 2)
         }
     }
 

@@ -116,6 +116,24 @@ impl AtlasClip {
     }
 }
 
+/// A layout of `rows` elevations of `layers` frames of `cell²` cells with
+/// the default yaws, drawing nothing (the unit tests' grids).
+#[cfg(test)]
+pub(crate) fn test_layout(cell: u32, rows: usize, layers: u32) -> AtlasLayout {
+    AtlasLayout {
+        cell,
+        yaws: ImpostorOptions::default().yaws,
+        elevations: vec![0.0; rows],
+        clips: Vec::new(),
+        layers,
+        centre: Vec3::ZERO,
+        radius: 1.0,
+        mesh_level: 0,
+        first_index: 0,
+        index_count: 0,
+    }
+}
+
 /// An atlas: `layers` layers, each a grid of `yaws × elevations` cells of
 /// `cell²` texels (column = yaw, row = elevation, lowest first), one layer
 /// per (clip, atlas frame).

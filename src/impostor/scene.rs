@@ -101,23 +101,10 @@ impl SceneAtlasPlan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::impostor::ImpostorOptions;
     use std::collections::HashSet;
 
     fn layout(cell: u32, rows: usize, layers: u32) -> AtlasLayout {
-        let o = ImpostorOptions::default();
-        AtlasLayout {
-            cell,
-            yaws: o.yaws,
-            elevations: vec![0.0; rows],
-            clips: Vec::new(),
-            layers,
-            centre: glam::Vec3::ZERO,
-            radius: 1.0,
-            mesh_level: 0,
-            first_index: 0,
-            index_count: 0,
-        }
+        crate::impostor::test_layout(cell, rows, layers)
     }
 
     #[test]

@@ -3,8 +3,9 @@
 //! `impostor::cell_bounds`): the impostor's quad is fitted to them. No
 //! read-back, so it works where the GPU cannot be waited for (a browser).
 
+use crate::gpu::compute_storage;
 use crate::impostor::{AtlasLayout, CellBounds, empty_bounds, full_bounds};
-use crate::render::util::pipeline::{bind_group, storage_entry};
+use crate::render::util::pipeline::{bind_group, compute_pipeline, texture_entry};
 use crate::render::util::shaders;
 use wgpu::util::DeviceExt;
 
@@ -123,27 +124,17 @@ impl AtlasBounds {
         let group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("impostor bounds layout"),
             entries: &[
-                storage_entry(0),
+                compute_storage(0, true),
                 wgpu::BindGroupLayoutEntry {
-                    binding: 1,
                     visibility: wgpu::ShaderStages::COMPUTE,
                     ty: wgpu::BindingType::Texture {
                         sample_type: wgpu::TextureSampleType::Float { filterable: false },
                         view_dimension: wgpu::TextureViewDimension::D2Array,
                         multisampled: false,
                     },
-                    count: None,
+                    ..texture_entry(1)
                 },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Storage { read_only: false },
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                },
+                compute_storage(2, false),
             ],
         });
         let group = bind_group(
@@ -156,20 +147,14 @@ impl AtlasBounds {
                 (2, measured.as_entire_binding()),
             ],
         );
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("impostor bounds pipeline layout"),
-            bind_group_layouts: &[Some(&group_layout)],
-            immediate_size: 0,
-        });
         let module = shaders::IMPOSTOR_BOUNDS.create(device);
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("impostor bounds"),
-            layout: Some(&pipeline_layout),
-            module: &module,
-            entry_point: Some("cs_bounds"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
+        let pipeline = compute_pipeline(
+            device,
+            "impostor bounds",
+            &[Some(&group_layout)],
+            &module,
+            "cs_bounds",
+        );
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("impostor bounds"),
             timestamp_writes: None,
