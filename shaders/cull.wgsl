@@ -9,7 +9,9 @@
 // region of the visible list (one per mesh level, then the impostors');
 // the region's DrawIndexedIndirect instance count is the append counter;
 // `occlusion_keep` (occlusion_off.wgsl, or occlusion.wgsl's two phases)
-// decides whether a survivor is appended in this dispatch. The CPU twin of `cull_instance`
+// decides whether a survivor is appended in this dispatch; `splat_instance`
+// (splat_off.wgsl, or splat.wgsl) whether an impostor is a splat instead
+// (appended nowhere). The CPU twin of `cull_instance`
 // is `crowd::cull::CullUniform::cull`; `CullParams` is mirrored by
 // `crowd::cull::CullUniform` (tests/gpu_layout.rs).
 // requires: behaviour
@@ -240,7 +242,8 @@ fn cs_cull(@builtin(global_invocation_id) id: vec3<u32>) {
     if i >= cull.count {
         return;
     }
-    let model = cull.models[model_of(i)];
+    let m_index = model_of(i);
+    let model = cull.models[m_index];
     if model.hidden != 0u || !instance_drawn(i) {
         return;
     }
@@ -253,6 +256,9 @@ fn cs_cull(@builtin(global_invocation_id) id: vec3<u32>) {
     let centre = p.origin + m * (model.sphere.xyz * inst.scale);
     let radius = model.sphere.w * inst.scale;
     let bits = cull_instance(model, centre, radius, inst.scale);
+    if splat_instance(bits, m_index, model, centre, radius, inst.tint) {
+        return;
+    }
     if !occlusion_keep(i, bits, model, centre, radius, m, inst.scale) {
         return;
     }

@@ -69,6 +69,16 @@ pub struct CullArgs {
     /// frame (off: the bounding sphere's square, as before).
     #[arg(long, value_enum, default_value_t = OnOff::On)]
     pub tight_impostors: OnOff,
+    /// The splat level (with --impostors on): an impostor whose bounding
+    /// sphere is at most --splat-px pixels across is no quad but a splat,
+    /// added to its pixel by the cull pass and drawn by one full-screen
+    /// pass.
+    #[arg(long, value_enum, default_value_t = OnOff::On)]
+    pub splat: OnOff,
+    /// The splat switch: the bounding sphere's diameter on screen, in
+    /// pixels, at or under which an impostor is a splat (0.1 to 8).
+    #[arg(long, default_value_t = crate::crowd::splat::DEFAULT_SPLAT_PX, value_parser = parse_splat_px)]
+    pub splat_px: f32,
     /// The far field's coarse mesh levels (a few dozen triangles and about
     /// a dozen), drawn where their animated error projects under
     /// --lod-error pixels.
@@ -99,6 +109,8 @@ impl Default for CullArgs {
             impostors: OnOff::On,
             impostor_px: crate::crowd::cull::DEFAULT_IMPOSTOR_PX,
             tight_impostors: OnOff::On,
+            splat: OnOff::On,
+            splat_px: crate::crowd::splat::DEFAULT_SPLAT_PX,
             coarse_levels: OnOff::On,
             occlusion: OnOff::Off,
             pyramid_mip: None,
@@ -116,6 +128,8 @@ impl CullArgs {
             impostors: self.impostors.is_on(),
             impostor_px: self.impostor_px,
             tight_impostors: self.tight_impostors.is_on(),
+            splats: self.splat.is_on(),
+            splat_px: self.splat_px,
             coarse_levels: self.coarse_levels.is_on(),
             occlusion: self.occlusion.is_on(),
             pyramid_mip: self.pyramid_mip,
@@ -218,6 +232,14 @@ pub fn parse_impostor_px(s: &str) -> Result<f32, String> {
     match s.trim().parse::<f32>() {
         Ok(v) if v.is_finite() && (1.0..=256.0).contains(&v) => Ok(v),
         _ => Err(format!("--impostor-px '{s}': expected 1 to 256 pixels")),
+    }
+}
+
+/// Parses `--splat-px`: 0.1 to 8 pixels.
+pub fn parse_splat_px(s: &str) -> Result<f32, String> {
+    match s.trim().parse::<f32>() {
+        Ok(v) if v.is_finite() && (0.1..=8.0).contains(&v) => Ok(v),
+        _ => Err(format!("--splat-px '{s}': expected 0.1 to 8 pixels")),
     }
 }
 

@@ -72,11 +72,39 @@ fn occlusion_numbers_match() {
     assert_eq!(wgsl_u32(&source, "TEST_TEXELS"), o::TEST_TEXELS);
     assert_eq!(wgsl_u32(&source, "SURVIVORS_HEADER"), o::SURVIVORS_HEADER);
     // The survivors' count and phase 2's three dispatch words follow the
-    // occluded count, then a light view's dropped casters.
-    assert_eq!(o::COUNTER_WORDS, 6);
+    // occluded count, then a light view's dropped casters, then the
+    // camera's splats.
+    assert_eq!(o::COUNTER_WORDS, 7);
     let dropped = stampede::crowd::cull::DROPPED_WORD;
     assert_eq!(wgsl_u32(&source, "DROPPED_WORD"), dropped);
     assert_eq!(dropped, 5);
+    let splat = shaders::CULL_OCCLUSION_SPLAT.source().expect("composes");
+    assert_eq!(
+        wgsl_u32(&splat, "SPLAT_WORD"),
+        stampede::crowd::cull::SPLAT_WORD
+    );
+    assert_eq!(
+        stampede::crowd::cull::SPLAT_WORD as usize,
+        o::COUNTER_WORDS - 1
+    );
+}
+
+/// The splat planes are laid out with the Rust side's numbers, in the cull
+/// pass that writes them and the pass that draws them.
+#[test]
+fn splat_numbers_match() {
+    use stampede::crowd::splat as s;
+    for spec in [
+        shaders::CULL_SPLAT,
+        shaders::SPLAT_RESOLVE,
+        shaders::IMPOSTOR_BOUNDS,
+    ] {
+        let source = spec.source().expect("composes");
+        assert_eq!(wgsl_u32(&source, "SPLAT_PLANES"), s::SPLAT_PLANES);
+        assert_eq!(wgsl_u32(&source, "SPLAT_MODELS") as usize, s::SPLAT_MODELS);
+        assert_eq!(wgsl_u32(&source, "SPLAT_DEPTH_MAX"), s::DEPTH_MAX);
+    }
+    assert_eq!(s::SPLAT_MODELS, stampede::crowd::scene::MAX_SCENE_MODELS);
 }
 
 /// The skin pass's state and level data are laid out with the Rust side's

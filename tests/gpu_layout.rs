@@ -9,6 +9,7 @@ use stampede::crowd::herd::HerdTable;
 use stampede::crowd::occlusion::OcclusionUniform;
 use stampede::crowd::scene::CrowdModelGpu;
 use stampede::crowd::shadow::{CasterUniform, ShadowUniform};
+use stampede::crowd::splat::SplatHeader;
 use stampede::crowd::tracks::GroundTracksGpu;
 use stampede::crowd::{FrameUniform, Instance};
 use stampede::render::TechniqueKind;
@@ -315,6 +316,24 @@ fn rust_mirrors_match_their_wgsl_structs() {
         &wgsl_layout(&cull, "CullParams"),
         &wgsl_layout(&occlusion, "CullParams"),
     ));
+    // The splat level: its header, in the cull pass that writes the
+    // planes and the pass that draws them.
+    for spec in [shaders::CULL_SPLAT, shaders::SPLAT_RESOLVE] {
+        let source = spec.source().expect("composes");
+        problems.extend(compare(
+            "SplatHeader",
+            &rust_layout!(SplatHeader {
+                viewport,
+                width,
+                height,
+                max_px,
+                pixels,
+                stat_scale,
+                planes,
+            }),
+            &wgsl_layout(&source, "SplatHeader"),
+        ));
+    }
     let pyramid = shaders::PYRAMID.source().expect("composes");
     problems.extend(compare(
         "PyramidStep",

@@ -167,12 +167,14 @@ fn visible_counts_per_model_and_level_equal_the_cpu_cull() {
         assert_eq!(impostors.calls(), 2);
     }
     // The frame's draw calls as counted while recording: those draws in
-    // the scene pass and in each shadow cascade.
+    // the scene pass and in each shadow cascade, and the splats' one
+    // full-screen draw when the cull pass wrote splats.
     let cascades = renderer.shadow_stats().len() as u32;
     assert!(cascades > 0, "shadows are on by default");
+    let splats = u32::from(renderer.culler().splats_drawn());
     assert_eq!(
         renderer.costs().draw_calls,
-        (draw.calls() + impostors.calls()) * (1 + cascades)
+        (draw.calls() + impostors.calls()) * (1 + cascades) + splats
     );
 }
 

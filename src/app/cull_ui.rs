@@ -18,6 +18,9 @@ pub struct CullView<'a> {
     /// The impostor atlas: its layout, and once drawn its bytes and time.
     pub atlas: AtlasView,
     pub occlusion: crate::app::occlusion_ui::OcclusionView,
+    /// Why the last frame drew no splats though they were on, if it drew
+    /// none (the device's limits).
+    pub splat_error: Option<String>,
 }
 
 /// What the section says of the impostor atlas.
@@ -133,6 +136,23 @@ pub fn cull_section(ui: &mut egui::Ui, s: &mut CullSettings, view: &CullView<'_>
                 "Each impostor's quad fitted to the texels its atlas cell covers in any frame; \
                  off: the bounding sphere's square",
             );
+            ui.add_enabled(
+                s.lod && s.impostors,
+                egui::Checkbox::new(&mut s.splats, "splats"),
+            )
+            .on_hover_text(
+                "Impostors under the splat switch are no quads: the cull pass adds each to its \
+                 pixel, and one full-screen pass draws them",
+            );
+            ui.add_enabled(
+                s.lod && s.impostors && s.splats,
+                egui::Slider::new(&mut s.splat_px, 0.1..=8.0)
+                    .logarithmic(true)
+                    .text("px splat switch"),
+            );
+            if let (true, Some(e)) = (s.splats, &view.splat_error) {
+                ui.label(egui::RichText::new(format!("no splats: {e}")).small());
+            }
             crate::app::occlusion_ui::occlusion_controls(ui, s, &view.occlusion);
             let note = match view.technique {
                 TechniqueKind::Cpu => {
@@ -198,6 +218,11 @@ pub fn cull_section(ui: &mut egui::Ui, s: &mut CullSettings, view: &CullView<'_>
                 ui.label(format!("≤ {:.0} px", s.impostor_px));
                 ui.label(short_count(st.impostors() as u64));
                 ui.end_row();
+                ui.colored_label(tint(LOD_TINTS.len() - 1), "splat");
+                ui.label("0");
+                ui.label(format!("≤ {:.1} px", s.splat_px));
+                ui.label(short_count(st.splats as u64));
+                ui.end_row();
             });
             ui.label(
                 egui::RichText::new(format!("levels built in {:.0} ms", view.lod_build_ms)).small(),
@@ -243,6 +268,7 @@ mod tests {
                 triangles: [12 * 4756, 340 * 570, 0, 0, 0, 0, 0],
                 levels: 2,
                 occluded: 0,
+                splats: 4_321,
                 ..CullStats::default()
             },
             levels: vec![("horse", &levels)],
@@ -259,6 +285,7 @@ mod tests {
                 models: 1,
             },
             occlusion: Default::default(),
+            splat_error: Some("the adapter allows 8 storage buffers".into()),
         };
         let mut s = CullSettings::default();
         let mut h = Harness::new();
@@ -307,6 +334,18 @@ mod tests {
         assert!(!s.coarse_levels);
         h.click("coarse levels", ui!());
         assert!(s.coarse_levels);
+
+        // The splat level: its count, why none was drawn, its switch.
+        assert!(h.shows_exactly("4.3k"), "{:?}", h.labels());
+        assert!(h.shows("no splats: the adapter allows 8 storage buffers"));
+        h.click_slider_at(2, 0.98, ui!());
+        assert!(s.splat_px > 7.0, "{}", s.splat_px);
+        h.click("splats", ui!());
+        assert!(!s.splats);
+        h.click_slider_at(2, 0.02, ui!());
+        assert!(s.splat_px > 7.0, "disabled without splats: {}", s.splat_px);
+        h.click("splats", ui!());
+        assert!(s.splats);
 
         // The budget slider's rail (logarithmic): near 0 px at its left
         // end, near the most at its right.
@@ -387,6 +426,7 @@ mod tests {
             lod_build_ms: 12.0,
             atlas: AtlasView::default(),
             occlusion: Default::default(),
+            splat_error: None,
         };
         let mut s = CullSettings::default();
         let mut h = Harness::new();

@@ -76,6 +76,11 @@ pub struct BenchArgs {
     /// report tight ÷ square (one run, the same frames).
     #[arg(long)]
     pub compare_impostor_quads: bool,
+    /// Also measure every technique and count with the splat level off
+    /// (as if --splat off: the sub-pixel far field drawn as impostors),
+    /// and report splats on ÷ off (one run, the same frames).
+    #[arg(long)]
+    pub compare_splat: bool,
     /// After the measured frames, draw each instance in view alone against
     /// the last frame's depth and count those with a sample showing: what
     /// a perfect occlusion culler would draw (`exact` in the JSON, the
@@ -145,6 +150,7 @@ impl Default for BenchArgs {
             compare_far_field: false,
             compare_occlusion: false,
             compare_impostor_quads: false,
+            compare_splat: false,
             exact_visibility: false,
             shadows: crate::cli::ShadowArgs::default(),
             aa: crate::crowd::motion::Aa::Msaa,

@@ -342,6 +342,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                 result.far_field_off = mode == Mode::FarFieldOff;
                 result.occlusion_off = mode == Mode::OcclusionOff;
                 result.square_impostors = mode == Mode::SquareImpostors;
+                result.splat_off = mode == Mode::SplatOff;
                 result.aa_baseline = matches!(mode, Mode::AaBaseline(..));
                 result.separate = mode == Mode::Separate;
                 if mode == Mode::Run {
@@ -380,6 +381,9 @@ fn modes(args: &BenchArgs) -> Vec<Mode> {
     if args.compare_impostor_quads {
         modes.push(Mode::SquareImpostors);
     }
+    if args.compare_splat {
+        modes.push(Mode::SplatOff);
+    }
     if args.compare_aa {
         modes.extend(mode::AA_BASELINES);
     }
@@ -408,6 +412,8 @@ fn far_field_report(renderer: &Renderer, config: &RendererConfig) -> FarFieldRep
         impostors: config.cull.impostors && renderer.impostor_atlas().is_some(),
         impostor_px: config.cull.impostor_px,
         tight_impostors: config.cull.tight_impostors,
+        splats: config.cull.splats && renderer.impostor_atlas().is_some(),
+        splat_px: config.cull.splat_px,
         coarse_levels: config.cull.coarse_levels,
         shadow_distance: config.shadows.distance.to_string(),
         shadow_min_texels: config.shadows.min_caster_texels,

@@ -1,6 +1,7 @@
 //! The settings a measurement runs with: the run's own, or a comparison's
 //! baseline (`--compare-separate`, `--compare-culling`, `--compare-far-field`,
-//! `--compare-occlusion`, `--compare-impostor-quads`, `--compare-aa`).
+//! `--compare-occlusion`, `--compare-impostor-quads`, `--compare-splat`,
+//! `--compare-aa`).
 
 use crate::crowd::cull::CullSettings;
 use crate::crowd::motion::Aa;
@@ -24,6 +25,8 @@ pub(super) enum Mode {
     /// The impostors' quads the spheres' squares
     /// (`--compare-impostor-quads`).
     SquareImpostors,
+    /// The splat level off (`--compare-splat`).
+    SplatOff,
     /// Another anti-aliasing, with or without the velocity target
     /// (`--compare-aa`).
     AaBaseline(Aa, bool),
@@ -55,6 +58,10 @@ impl Mode {
                 tight_impostors: false,
                 ..run
             },
+            Mode::SplatOff => CullSettings {
+                splats: false,
+                ..run
+            },
         }
     }
 
@@ -84,6 +91,7 @@ impl Mode {
             Mode::FarFieldOff => " (far field off)",
             Mode::OcclusionOff => " (occlusion off)",
             Mode::SquareImpostors => " (square impostors)",
+            Mode::SplatOff => " (splats off)",
             Mode::AaBaseline(Aa::Msaa, _) => " (msaa)",
             Mode::AaBaseline(_, true) => " (velocity only)",
             Mode::AaBaseline(..) => " (no aa)",

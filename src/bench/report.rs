@@ -171,6 +171,10 @@ pub struct RunResult {
     /// baseline of `--compare-impostor-quads`.
     #[serde(default)]
     pub square_impostors: bool,
+    /// Measured with the splat level off, as the baseline of
+    /// `--compare-splat`.
+    #[serde(default)]
+    pub splat_off: bool,
     /// Instances in the view that occlusion culling did not draw in that
     /// frame (0 with it off).
     #[serde(default)]
@@ -190,6 +194,10 @@ pub struct RunResult {
     /// Instances drawn as impostors in that frame.
     #[serde(default)]
     pub impostors: u32,
+    /// Instances drawn as splats in that frame (under --splat-px; neither
+    /// meshes nor impostors).
+    #[serde(default)]
+    pub splats: u32,
     /// Per shadow cascade, nearest first: the casters it drew in that
     /// frame (empty with shadows off).
     #[serde(default)]
@@ -241,6 +249,7 @@ impl RunResult {
             || self.far_field_off
             || self.occlusion_off
             || self.square_impostors
+            || self.splat_off
             || self.aa_baseline
             || self.separate
     }
@@ -282,6 +291,12 @@ pub struct FarFieldReport {
     /// before tight quads read as false: their quads were the squares).
     #[serde(default)]
     pub tight_impostors: bool,
+    /// The splat level and its switch (reports from before it read as
+    /// off).
+    #[serde(default)]
+    pub splats: bool,
+    #[serde(default)]
+    pub splat_px: f32,
     pub coarse_levels: bool,
     /// `auto`, `off` or world units.
     pub shadow_distance: String,

@@ -165,6 +165,7 @@ impl Run<'_> {
             unculled: false,
             far_field_off: false,
             square_impostors: false,
+            splat_off: false,
             occlusion_off: false,
             separate: false,
             occluded: drew.iter().map(|d| d.occluded).sum(),
@@ -174,6 +175,7 @@ impl Run<'_> {
                 .map(|l| drew.iter().map(|d| d.visible[l]).sum())
                 .collect(),
             impostors: drew.iter().map(CullStats::impostors).sum(),
+            splats: drew.iter().map(|d| d.splats).sum(),
             shadow_casters: per_cascade(&|c| c.visible_total() as u64)
                 .into_iter()
                 .map(|c| c as u32)

@@ -39,6 +39,9 @@ pub const NEAREST_BIT: u32 = 1 << 31;
 /// its box whose shadow cannot reach what the camera sees (`DROPPED_WORD`
 /// in cull.wgsl).
 pub const DROPPED_WORD: u32 = 5;
+/// The counter (after the regions' arguments) of the camera's instances
+/// drawn as splats (`SPLAT_WORD` in splat.wgsl).
+pub const SPLAT_WORD: u32 = 6;
 const _: () = assert!(MAX_REGIONS <= LEVEL_MASK as usize + 1);
 const _: () = assert!(INDEX_BITS + LEVEL_BITS < 32);
 
@@ -121,6 +124,12 @@ pub struct CullSettings {
     /// Draw this mip of occlusion culling's depth pyramid over the picture
     /// (a debug view; `None`: the picture).
     pub pyramid_mip: Option<u32>,
+    /// Draw the camera's impostors whose sphere projects under `splat_px`
+    /// pixels as splats (`crowd::splat`), written by the cull pass.
+    pub splats: bool,
+    /// The splat switch: the sphere's diameter on screen, in pixels, at or
+    /// under which an impostor is a splat.
+    pub splat_px: f32,
 }
 
 /// The default impostor switch, in pixels of the bounding sphere's
@@ -141,6 +150,8 @@ impl Default for CullSettings {
             coarse_levels: true,
             occlusion: false,
             pyramid_mip: None,
+            splats: true,
+            splat_px: crate::crowd::splat::DEFAULT_SPLAT_PX,
         }
     }
 }
@@ -151,6 +162,7 @@ impl CullSettings {
         Self {
             impostors: false,
             coarse_levels: false,
+            splats: false,
             ..self
         }
     }

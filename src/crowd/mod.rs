@@ -23,6 +23,7 @@ pub mod scene_time;
 pub mod setup;
 pub mod shadow;
 pub mod spec;
+pub mod splat;
 pub mod tracks;
 
 pub use anim::BehaviourSettings;

@@ -51,6 +51,45 @@ pub fn cell_bounds(
     bounds
 }
 
+/// Workgroup side of the bounds pass: invocation (x, y) of a cell reads
+/// the texels x, y modulo it.
+const BOUNDS_GROUP: u32 = 8;
+
+/// A model's colour sums for the splat level (the twin of the sums in
+/// shaders/impostor_bounds.wgsl): over every cell of every frame, the
+/// cell's mean premultiplied albedo (red, green, blue) and coverage in
+/// 1/`STAT_ONE` units, each invocation's share of a cell rounded as the
+/// GPU rounds it. `texel(layer, x, y)` is the atlas's linear RGBA.
+pub fn atlas_sums(layout: &AtlasLayout, texel: impl Fn(u32, u32, u32) -> [f32; 4]) -> [u32; 4] {
+    use crate::crowd::splat::STAT_ONE;
+    let mut sums = [0u32; 4];
+    let rows = layout.elevations.len() as u32;
+    let area = (layout.cell * layout.cell) as f32;
+    for layer in 0..layout.layers {
+        for row in 0..rows {
+            for column in 0..layout.yaws {
+                for (lx, ly) in
+                    (0..BOUNDS_GROUP).flat_map(|y| (0..BOUNDS_GROUP).map(move |x| (x, y)))
+                {
+                    let mut share = [0.0f32; 4];
+                    for y in (ly..layout.cell).step_by(BOUNDS_GROUP as usize) {
+                        for x in (lx..layout.cell).step_by(BOUNDS_GROUP as usize) {
+                            let t = texel(layer, column * layout.cell + x, row * layout.cell + y);
+                            for c in 0..4 {
+                                share[c] += t[c];
+                            }
+                        }
+                    }
+                    for c in 0..4 {
+                        sums[c] += (share[c] * STAT_ONE / area).round() as u32;
+                    }
+                }
+            }
+        }
+    }
+    sums
+}
+
 /// The part of its cell an impostor's quad covers, as (u0, v0, u1, v1)
 /// in 0..1 of the cell: the bounds widened by what the mip level read at
 /// `footprint` (atlas texels per pixel) spreads, two of its texels (a

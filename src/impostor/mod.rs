@@ -9,7 +9,7 @@
 
 mod bounds;
 mod scene;
-pub use bounds::{CellBounds, cell_bounds, empty_bounds, full_bounds, quad_span};
+pub use bounds::{CellBounds, atlas_sums, cell_bounds, empty_bounds, full_bounds, quad_span};
 pub use scene::{ModelPlace, SceneAtlasPlan};
 
 use crate::vat::{Vat, VatClip};

@@ -206,6 +206,8 @@ impl Renderer {
             impostors: None,
             impostor_layout,
             impostor_error: None,
+            splats: None,
+            splat_error: None,
             hide_crowd: false,
             view_left: 0,
             last_frame: None,

@@ -216,6 +216,8 @@ impl Renderer {
             occlusion_camera,
             frame.cull_count,
         );
+        let viewport = [x as f32, 0.0, w as f32, self.targets.height as f32];
+        self.prepare_splats(encoder, viewport, camera.clip_planes());
         let ctx = self.data.frame(&self.gpu, &frame.uniform);
         let group = self.frame_group.group();
         self.culler
@@ -374,6 +376,10 @@ impl Renderer {
         }
         if last {
             self.backdrop.draw_sky(&mut pass);
+        }
+        if let (true, Some(splats)) = (last && self.culler.splats_drawn(), &self.splats) {
+            splats.draw(&mut pass);
+            frame.draw_calls += 1;
         }
         if let (true, Some(v)) = (pyramid_view, &self.pyramid_view) {
             v.draw(&mut pass, (self.targets.width, self.targets.height));

@@ -31,6 +31,7 @@ pub mod offscreen;
 pub mod passes;
 pub mod probes;
 mod readouts;
+mod splats;
 pub mod util;
 
 use crate::Model;
@@ -54,7 +55,7 @@ pub use passes::techniques::{
     TechniqueCosts, TechniqueKind,
 };
 pub use passes::techniques::{shader_modules, shader_source};
-use passes::{cull, frame_group, impostor, post, targets, techniques};
+use passes::{cull, frame_group, impostor, post, splat, targets, techniques};
 pub use probes::unseen_casters::UnseenCasters;
 use std::sync::Arc;
 pub use util::timing::{GpuTimer, History};
@@ -99,6 +100,10 @@ pub struct Renderer {
     impostors: Option<impostor::ImpostorPass>,
     impostor_layout: Arc<crate::impostor::AtlasLayout>,
     pub impostor_error: Option<String>,
+    /// The splat level below the impostors (made with the impostors).
+    splats: Option<splat::Splats>,
+    /// Why the last frame that wanted splats drew none, if it drew none.
+    pub splat_error: Option<String>,
     /// Pixels on the left of the target that something else covers (the
     /// window's panel): the scene is drawn beside them, with their aspect.
     view_left: u32,
@@ -210,7 +215,9 @@ impl Renderer {
                     atlas.bytes as f64 / (1024.0 * 1024.0),
                     atlas.build_ms
                 );
-                self.impostors = Some(self.impostor_pass(Arc::new(atlas)));
+                let atlas = Arc::new(atlas);
+                self.splats = Some(self.splat_pass(&atlas));
+                self.impostors = Some(self.impostor_pass(atlas));
                 self.culler.impostors_ready = true;
             }
             Err(impostor::AtlasError::Gpu(e)) => return Err(e.into()),
@@ -287,6 +294,7 @@ impl Renderer {
         let device = &self.gpu.device;
         self.backdrop = Backdrop::new(device, &self.targets, &self.frame_group.layout);
         if let Some(old) = self.impostors.take() {
+            self.splats = Some(self.splat_pass(&old.atlas));
             self.impostors = Some(self.impostor_pass(old.atlas));
         }
         self.pyramid_view = None;

@@ -138,6 +138,7 @@ impl Running {
                     .sum(),
                 atlas: crate::app::cull_ui::AtlasView::of(&self.renderer),
                 occlusion: crate::app::occlusion_ui::OcclusionView::of(&self.renderer),
+                splat_error: self.renderer.splat_error.clone(),
             },
             shadows: crate::app::shadow_ui::ShadowView {
                 gpu_ms: self.renderer.shadow_gpu_ms(),

@@ -67,6 +67,10 @@ pub struct Ratios {
     /// impostor quads ÷ with the squares (below 1: tight quads save).
     #[serde(default)]
     pub tight_over_square_impostors: Vec<CullRatio>,
+    /// With `--compare-splat`: each technique with the splat level ÷
+    /// without it (below 1: splats save).
+    #[serde(default)]
+    pub splat_over_off: Vec<CullRatio>,
     /// With `--compare-aa`: each technique with the run's anti-aliasing ÷
     /// with 4x MSAA, and ÷ with none.
     #[serde(default)]
@@ -142,6 +146,7 @@ impl BenchReport {
             far_field_over_off: self.over_baseline(|r| r.far_field_off),
             occlusion_over_off: self.over_baseline(|r| r.occlusion_off),
             tight_over_square_impostors: self.over_baseline(|r| r.square_impostors),
+            splat_over_off: self.over_baseline(|r| r.splat_off),
             aa_over_msaa: self.over_baseline(|r| r.aa_baseline && r.aa == "msaa"),
             aa_over_off: self.over_baseline(|r| r.aa_baseline && r.aa == "off" && !r.velocity),
             velocity_over_off: self.velocity_over_off(),

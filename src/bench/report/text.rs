@@ -64,7 +64,7 @@ impl BenchReport {
         if let Some(f) = &self.far_field {
             let _ = writeln!(
                 s,
-                "far field: impostors {} (at {} px, {} quads; atlas {} cells of {}², {}, built in {:.0} ms), coarse levels {}, shadow distance {}, casters under {} texel skipped, casters' error {}× the camera's; levels {:?} triangles",
+                "far field: impostors {} (at {} px, {} quads; atlas {} cells of {}², {}, built in {:.0} ms), splats {}, coarse levels {}, shadow distance {}, casters under {} texel skipped, casters' error {}× the camera's; levels {:?} triangles",
                 if f.impostors { "on" } else { "off" },
                 f.impostor_px,
                 if f.tight_impostors { "tight" } else { "square" },
@@ -72,6 +72,11 @@ impl BenchReport {
                 f.atlas_cell,
                 bytes(f.atlas_bytes),
                 f.atlas_build_ms,
+                if f.splats {
+                    format!("at {} px", f.splat_px)
+                } else {
+                    "off".to_owned()
+                },
                 if f.coarse_levels { "on" } else { "off" },
                 f.shadow_distance,
                 f.shadow_min_texels,
@@ -107,6 +112,8 @@ impl BenchReport {
                     format!("{} (no occl)", r.technique)
                 } else if r.square_impostors {
                     format!("{} (squares)", r.technique)
+                } else if r.splat_off {
+                    format!("{} (no splats)", r.technique)
                 } else if r.separate {
                     format!("{} (separate)", r.technique)
                 } else if r.aa_baseline {
@@ -137,11 +144,12 @@ impl BenchReport {
         }) {
             let _ = writeln!(
                 s,
-                "{:<13} {:>8} | {:>34} {:>9} | {:>24} | {:>26} | {:>24} | {:>24}",
+                "{:<13} {:>8} | {:>34} {:>9} {:>9} | {:>24} | {:>26} | {:>24} | {:>24}",
                 "per level",
                 "count",
                 "instances per mesh level",
                 "impostors",
+                "splats",
                 "casters per cascade",
                 "shadow triangles per cascade",
                 "casters dropped (view)",
@@ -156,7 +164,7 @@ impl BenchReport {
                 };
                 let _ = writeln!(
                     s,
-                    "{:<13} {:>8} | {:>34} {:>9} | {:>24} | {:>26} | {:>24} | {:>24}",
+                    "{:<13} {:>8} | {:>34} {:>9} {:>9} | {:>24} | {:>26} | {:>24} | {:>24}",
                     if r.baseline() {
                         format!("{} (base)", r.technique)
                     } else {
@@ -165,6 +173,7 @@ impl BenchReport {
                     r.count,
                     list(&r.visible_per_level),
                     crate::cli::short_count(r.impostors as u64),
+                    crate::cli::short_count(r.splats as u64),
                     list(&r.shadow_casters),
                     r.shadow_triangles
                         .iter()
@@ -234,6 +243,7 @@ impl BenchReport {
                 "tight ÷ square impostor quads",
                 &rs.tight_over_square_impostors,
             ),
+            ("splats on ÷ off", &rs.splat_over_off),
             ("anti-aliasing ÷ 4x MSAA", &rs.aa_over_msaa),
             ("anti-aliasing ÷ none", &rs.aa_over_off),
             ("velocity target ÷ none", &rs.velocity_over_off),
@@ -312,7 +322,7 @@ impl BenchReport {
     /// One CSV row per result, with a header.
     pub fn csv(&self) -> String {
         let mut s = String::from(
-            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade,shadow_casters_unseen_per_cascade,shadow_triangles_unseen_per_cascade,exact_visible,exact_occluded,exact_covering_none,exact_visible_triangles,exact_unoccluded_triangles\n",
+            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade,shadow_casters_unseen_per_cascade,shadow_triangles_unseen_per_cascade,exact_visible,exact_occluded,exact_covering_none,exact_visible_triangles,exact_unoccluded_triangles,splats\n",
         );
         let cells = |p: Option<&Percentiles>| match p {
             Some(p) => format!("{:.4},{:.4},{:.4}", p.p50, p.p90, p.p99),
@@ -321,7 +331,7 @@ impl BenchReport {
         for r in &self.results {
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 r.technique,
                 r.count,
                 r.drawn,
@@ -345,6 +355,8 @@ impl BenchReport {
                     "occlusion-off"
                 } else if r.square_impostors {
                     "square-impostors"
+                } else if r.splat_off {
+                    "splat-off"
                 } else if r.aa_baseline {
                     "aa-baseline"
                 } else if r.separate {
@@ -368,7 +380,8 @@ impl BenchReport {
                 join(&r.shadow_casters_dropped),
                 join(&r.shadow_casters_unseen),
                 join(&r.shadow_triangles_unseen),
-                exact_cells(r.exact.as_ref())
+                exact_cells(r.exact.as_ref()),
+                r.splats
             );
         }
         s

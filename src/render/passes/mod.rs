@@ -9,5 +9,6 @@ pub mod frame_group;
 pub mod impostor;
 pub mod post;
 pub mod shadow;
+pub mod splat;
 pub mod targets;
 pub mod techniques;

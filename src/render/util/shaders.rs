@@ -51,12 +51,27 @@ pub const HERD: ModuleSpec = ModuleSpec {
 /// views, and the camera's with occlusion off.
 pub const CULL: ModuleSpec = ModuleSpec {
     name: "cull",
-    roots: &["cull", "occlusion_off"],
+    roots: &["cull", "occlusion_off", "splat_off"],
 };
 /// The cull pass with two-phase occlusion culling (the camera's view).
 pub const CULL_OCCLUSION: ModuleSpec = ModuleSpec {
     name: "cull_occlusion",
-    roots: &["cull", "occlusion"],
+    roots: &["cull", "occlusion", "splat_off"],
+};
+/// The camera's cull pass with the splat level (render::splat).
+pub const CULL_SPLAT: ModuleSpec = ModuleSpec {
+    name: "cull_splat",
+    roots: &["cull", "occlusion_off", "splat"],
+};
+/// The camera's cull pass with occlusion culling and the splat level.
+pub const CULL_OCCLUSION_SPLAT: ModuleSpec = ModuleSpec {
+    name: "cull_occlusion_splat",
+    roots: &["cull", "occlusion", "splat"],
+};
+/// The splat level drawn into the scene (render::splat).
+pub const SPLAT_RESOLVE: ModuleSpec = ModuleSpec {
+    name: "splat_resolve",
+    roots: &["splat_resolve"],
 };
 /// The depth pyramid occlusion culling tests against.
 pub const PYRAMID: ModuleSpec = ModuleSpec {
@@ -122,6 +137,9 @@ pub const OTHER_MODULES: &[ModuleSpec] = &[
     HERD,
     CULL,
     CULL_OCCLUSION,
+    CULL_SPLAT,
+    CULL_OCCLUSION_SPLAT,
+    SPLAT_RESOLVE,
     PYRAMID,
     PYRAMID_VIEW,
     IMPOSTOR_ATLAS,

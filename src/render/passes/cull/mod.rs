@@ -18,6 +18,8 @@ pub mod pyramid_view;
 mod readback;
 pub mod regions;
 mod scene;
+mod source;
+mod splat;
 mod target;
 
 pub use draw::{DirectDraws, DirectRange};
@@ -25,11 +27,12 @@ use lists::Lists;
 pub use occlusion::{Occlusion, OcclusionCamera};
 pub use readback::{ArgsReadback, CullStats, VisibleLists};
 pub use regions::RegionLayout;
+pub use source::CullSource;
 pub use target::CullTarget;
 
 use crate::crowd::cull::{CullSettings, CullUniform, CullView, MAX_LEVELS};
 use crate::gpu::GpuError;
-use crate::lod::{LodChain, LodLevel};
+use crate::lod::LodLevel;
 use crate::render::passes::techniques::{ARGS_WORDS, CrowdGroup, FrameContext};
 use crate::render::util::pipeline::{bind_group, compute_pipeline};
 use crate::render::util::shaders;
@@ -76,6 +79,12 @@ pub struct Culler {
     occlusion: Option<Occlusion>,
     /// Why the device cannot cull by occlusion, if it cannot.
     occlusion_unsupported: Option<String>,
+    /// The clip table (group 1 of every variant).
+    clip_buffer: wgpu::Buffer,
+    /// The camera's pipelines with the splat level (made on first use).
+    splat: Option<splat::SplatCull>,
+    /// Whether the camera's next cull writes splats (`set_splats`).
+    splat_this_frame: bool,
 }
 
 /// Which dispatch of the cull pass to record.
@@ -91,43 +100,6 @@ enum CullDispatch<'a> {
 
 /// Indices of the impostors' quad (their region's index count).
 pub const IMPOSTOR_INDICES: u32 = 6;
-
-/// One model of a scene the cull pass chooses levels for.
-#[derive(Clone, Debug)]
-pub struct CullSource {
-    /// Model-space bounds of every baked frame.
-    pub bounds: PoseBounds,
-    /// Its mesh levels, `first_index` counted in the scene's index buffer.
-    pub levels: Vec<LodLevel>,
-    /// Its first vertex in the scene's vertex stream.
-    pub base_vertex: u32,
-    pub nearest_error: f32,
-}
-
-impl CullSource {
-    /// A model's source from its bounds and its own chain, `first_index`
-    /// counted from `first_index` and its vertices from `base_vertex` in the
-    /// shared buffers.
-    pub fn new(bounds: PoseBounds, chain: &LodChain, first_index: u32, base_vertex: u32) -> Self {
-        Self {
-            bounds,
-            levels: chain
-                .levels
-                .iter()
-                .map(|level| LodLevel {
-                    first_index: level.first_index + first_index,
-                    ..*level
-                })
-                .collect(),
-            base_vertex,
-            nearest_error: chain
-                .nearest_frame_error
-                .iter()
-                .copied()
-                .fold(0.0f32, f32::max),
-        }
-    }
-}
 
 impl Culler {
     /// The cull pass over the crowd of `sources`' models (in the crowd's
@@ -256,6 +228,9 @@ impl Culler {
             occlusion_unsupported,
             last_view: None,
             frame_layout: frame_layout.clone(),
+            clip_buffer: clip_buffer.clone(),
+            splat: None,
+            splat_this_frame: false,
         }
     }
 
@@ -350,6 +325,7 @@ impl Culler {
         params: &wgpu::Buffer,
         lists: &mut Option<Lists>,
         occlusion: Option<(&Occlusion, bool)>,
+        splats: bool,
     ) -> Option<CullUniform> {
         let bindings = match occlusion {
             Some((o, late)) => Some((o, o.bindings(late)?)),
@@ -374,7 +350,8 @@ impl Culler {
             Some((o, false)) => CullDispatch::Early(o),
             Some((o, true)) => CullDispatch::Late(o, self.lists.as_ref()?),
         };
-        self.dispatch(encoder, kind, frame_group, crowd_group, lists, count);
+        let splat = self.splat_dispatch(kind, splats);
+        self.dispatch(encoder, kind, frame_group, crowd_group, lists, count, splat);
         Some(uniform)
     }
 
@@ -419,6 +396,7 @@ impl Culler {
             &self.params,
             &mut lists,
             early.map(|o| (o, false)),
+            true,
         );
         self.occlusion = occlusion;
         self.lists = lists;
@@ -429,7 +407,9 @@ impl Culler {
         }
     }
 
-    /// Resets `lists`' arguments and records the compute pass filling them.
+    /// Resets `lists`' arguments and records the compute pass filling them
+    /// (with `splat`, the splat variant's pipeline and group 1).
+    #[allow(clippy::too_many_arguments)]
     fn dispatch(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -438,27 +418,34 @@ impl Culler {
         crowd_group: &wgpu::BindGroup,
         lists: &Lists,
         count: u32,
+        splat: Option<(&wgpu::ComputePipeline, &wgpu::BindGroup)>,
     ) {
         encoder.copy_buffer_to_buffer(&lists.template, 0, &lists.args, 0, lists.bytes);
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("cull pass"),
             timestamp_writes: None,
         });
-        pass.set_pipeline(match kind {
-            CullDispatch::Plain => &self.pipeline,
-            CullDispatch::Early(o) => &o.pipeline,
-            CullDispatch::Late(o, _) => &o.late_pipeline,
-        });
+        let (pipeline, clip_group) = splat.unwrap_or((
+            match kind {
+                CullDispatch::Plain => &self.pipeline,
+                CullDispatch::Early(o) => &o.pipeline,
+                CullDispatch::Late(o, _) => &o.late_pipeline,
+            },
+            &self.clip_group,
+        ));
+        pass.set_pipeline(pipeline);
         pass.set_bind_group(0, frame_group, &[]);
-        pass.set_bind_group(1, &self.clip_group, &[]);
+        pass.set_bind_group(1, clip_group, &[]);
         pass.set_bind_group(2, crowd_group, &[]);
         pass.set_bind_group(3, &lists.out_group, &[]);
         match kind {
             CullDispatch::Plain => pass.dispatch_workgroups(count.div_ceil(64), 1, 1),
             CullDispatch::Early(o) => {
                 pass.dispatch_workgroups(count.div_ceil(64), 1, 1);
-                // Phase 2's workgroups, from the survivors it listed.
+                // Phase 2's workgroups, from the survivors it listed (its
+                // group 1 is the plain pass's, splats or not).
                 pass.set_pipeline(&o.args_pipeline);
+                pass.set_bind_group(1, &self.clip_group, &[]);
                 pass.dispatch_workgroups(1, 1, 1);
             }
             CullDispatch::Late(_, early) => {

@@ -391,6 +391,7 @@ impl Culler {
                 params,
                 &mut late,
                 Some((&o, true)),
+                false,
             );
             if let (Some(_), Some(lists)) = (uniform, &late) {
                 o.late_readback.copy(encoder, &lists.args, lists.bytes);

@@ -31,6 +31,9 @@ pub struct CullStats {
     /// their shadow cannot reach what the camera sees (the receivers
     /// rule); 0 in the camera's view.
     pub dropped: u32,
+    /// The camera's view: instances drawn as splats (under a pixel; in no
+    /// region, counted nowhere else); 0 without the splat level.
+    pub splats: u32,
     /// Instances drawn of each model of a scene (its mesh levels and
     /// impostors together; one model: the first entry), in the scene's
     /// order.
@@ -94,6 +97,7 @@ impl CullStats {
         };
         s.occluded = counter(0);
         s.dropped = counter(crate::crowd::cull::DROPPED_WORD);
+        s.splats = counter(crate::crowd::cull::SPLAT_WORD);
         s
     }
 
@@ -110,6 +114,7 @@ impl CullStats {
         }
         self.occluded = late.occluded;
         self.dropped += late.dropped;
+        self.splats += late.splats;
         self
     }
 }

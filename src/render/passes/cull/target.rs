@@ -113,6 +113,7 @@ impl Culler {
             &target.params,
             &mut target.lists,
             None,
+            false,
         );
         target.culled = target.last_uniform.is_some();
         if let (true, Some(lists)) = (target.culled, &target.lists) {

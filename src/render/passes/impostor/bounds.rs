@@ -3,6 +3,7 @@
 //! `impostor::cell_bounds`): the impostor's quad is fitted to them. No
 //! read-back, so it works where the GPU cannot be waited for (a browser).
 
+use crate::crowd::splat::SPLAT_MODELS;
 use crate::gpu::compute_storage;
 use crate::impostor::{AtlasLayout, CellBounds, empty_bounds, full_bounds};
 use crate::render::util::pipeline::{bind_group, compute_pipeline, texture_entry};
@@ -26,6 +27,25 @@ pub struct AtlasBounds {
     pub full: wgpu::TextureView,
     /// Cells (4 words each).
     pub cells: u32,
+    /// Each model's colour sums for the splat level (`impostor::atlas_sums`;
+    /// 4 words a model, [`SPLAT_MODELS`] models, in the model order).
+    pub sums: wgpu::Buffer,
+    /// Each model's cells over all its frames (what its sums are over).
+    pub frame_cells: Vec<u32>,
+}
+
+/// Bytes of a model's sums.
+const SUM_BYTES: u64 = 16;
+
+fn sums_buffer(device: &wgpu::Device) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("impostor atlas sums"),
+        size: SPLAT_MODELS as u64 * SUM_BYTES,
+        usage: wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_SRC
+            | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
 }
 
 /// Rows of [`BOUNDS_ROW`] cells that `cells` take.
@@ -121,6 +141,7 @@ impl AtlasBounds {
         albedo: &wgpu::TextureView,
     ) -> Self {
         let measured = buffer(device, "impostor cell bounds", &empty_bounds(layout));
+        let sums = sums_buffer(device);
         let group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("impostor bounds layout"),
             entries: &[
@@ -135,6 +156,7 @@ impl AtlasBounds {
                     ..texture_entry(1)
                 },
                 compute_storage(2, false),
+                compute_storage(3, false),
             ],
         });
         let group = bind_group(
@@ -145,6 +167,7 @@ impl AtlasBounds {
                 (0, params.as_entire_binding()),
                 (1, wgpu::BindingResource::TextureView(albedo)),
                 (2, measured.as_entire_binding()),
+                (3, sums.as_entire_binding()),
             ],
         );
         let module = shaders::IMPOSTOR_BOUNDS.create(device);
@@ -169,6 +192,8 @@ impl AtlasBounds {
             full: full_texture(device, queue, &full_bounds(layout)),
             measured,
             cells,
+            sums,
+            frame_cells: vec![cells * layout.layers],
         }
     }
 
@@ -186,6 +211,8 @@ impl AtlasBounds {
             "scene impostor cell bounds",
             &vec![[0; 4]; cells as usize],
         );
+        let sums = sums_buffer(device);
+        let mut frame_cells = Vec::with_capacity(parts.len());
         let mut firsts = Vec::with_capacity(parts.len());
         let mut full = Vec::with_capacity(cells as usize);
         let mut first = 0u32;
@@ -199,6 +226,10 @@ impl AtlasBounds {
                 first as u64 * bytes,
                 part.cells as u64 * bytes,
             );
+            if let Some(m) = (firsts.len() <= SPLAT_MODELS).then(|| firsts.len() as u64 - 1) {
+                encoder.copy_buffer_to_buffer(&part.sums, 0, &sums, m * SUM_BYTES, SUM_BYTES);
+            }
+            frame_cells.push(part.frame_cells[0]);
             full.extend(full_bounds(layout));
             first += part.cells;
         }
@@ -207,8 +238,19 @@ impl AtlasBounds {
             full: full_texture(device, queue, &full),
             measured,
             cells,
+            sums,
+            frame_cells,
         };
         (bounds, firsts)
+    }
+
+    /// Each model's colour sums read back (tests).
+    pub fn read_sums(
+        &self,
+        gpu: &crate::gpu::GpuContext,
+    ) -> Result<Vec<[u32; 4]>, crate::gpu::GpuError> {
+        let words = read_words(gpu, &self.sums, self.sums.size())?;
+        Ok(words.chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect())
     }
 
     /// The measured bounds read back (tests).
@@ -217,18 +259,31 @@ impl AtlasBounds {
         gpu: &crate::gpu::GpuContext,
     ) -> Result<Vec<CellBounds>, crate::gpu::GpuError> {
         let bytes = self.cells as u64 * std::mem::size_of::<CellBounds>() as u64;
-        let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("impostor cell bounds read-back"),
-            size: bytes.max(16),
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut encoder = gpu
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-        encoder.copy_buffer_to_buffer(&self.measured, 0, &staging, 0, bytes);
-        gpu.queue.submit([encoder.finish()]);
-        let raw = crate::gpu::read_buffer(&gpu.device, &staging, bytes)?;
-        Ok(bytemuck::pod_collect_to_vec(&raw))
+        Ok(bytemuck::pod_collect_to_vec(&read_words(
+            gpu,
+            &self.measured,
+            bytes,
+        )?))
     }
+}
+
+/// The first `bytes` of `buffer` read back, waiting for the GPU (tests).
+fn read_words(
+    gpu: &crate::gpu::GpuContext,
+    buffer: &wgpu::Buffer,
+    bytes: u64,
+) -> Result<Vec<u32>, crate::gpu::GpuError> {
+    let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("impostor bounds read-back"),
+        size: bytes.max(16),
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = gpu
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+    encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, bytes);
+    gpu.queue.submit([encoder.finish()]);
+    let raw = crate::gpu::read_buffer(&gpu.device, &staging, bytes)?;
+    Ok(bytemuck::pod_collect_to_vec(&raw))
 }
