@@ -9,6 +9,9 @@
 
 struct SplatTarget {
     header: SplatHeader,
+    // The full-screen pass's indirect draw: its vertex count is 3 once a
+    // splat is written, else 0 (no pass over the screen for nothing).
+    draw: array<atomic<u32>, 4>,
     // Each model's atlas sums (impostor_bounds.wgsl): red, green, blue,
     // coverage.
     sums: array<vec4<u32>, SPLAT_MODELS>,
@@ -38,6 +41,7 @@ fn splat_instance(bits: u32, m: u32, model: CullModel, centre: vec3<f32>, radius
         return true;
     }
     let clip = frame.view_proj * vec4<f32>(centre, 1.0);
+    atomicMax(&splats.draw[0], 3u);
     let sums = vec4<f32>(splats.sums[min(m, SPLAT_MODELS - 1u)]);
     let coverage = sums.w * splat_stat_scale(h, m) * size * size;
     let albedo = sums.rgb / max(sums.w, 1.0) * unpack4x8unorm(tint).rgb;

@@ -2,7 +2,8 @@
 // projects under `max_px` pixels is no quad at all. The cull pass
 // (splat.wgsl) writes it into per-pixel planes with 32-bit atomics, and one
 // full-screen pass (splat_resolve.wgsl) draws the planes into the scene
-// with a depth test. The planes, `pixels` words each, pixel (x, y) at
+// with a depth test, drawn indirectly: not at all when no splat was
+// written. The planes, `pixels` words each, pixel (x, y) at
 // y * width + x:
 //   0: the nearest splat's key, by atomicMax: (DEPTH_MAX - depth24) << 8
 //      | its model + 1 (0 = no splat). depth24 is the NDC depth rounded up

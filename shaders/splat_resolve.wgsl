@@ -14,6 +14,7 @@
 
 struct SplatFrame {
     header: SplatHeader,
+    draw: array<u32, 4>,
     sums: array<vec4<u32>, SPLAT_MODELS>,
     planes: array<u32>,
 };

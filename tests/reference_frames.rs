@@ -13,7 +13,9 @@
 //! its culling counts, drawn instances, draw calls and upload bytes.
 //!
 //! A picture is compared by a 64-bit FNV-1a hash of its pixels, byte for
-//! byte. Under MSAA, a view with occlusion culling must also draw the
+//! byte, on the rasterizer the matrix was recorded on (the adapter, its
+//! driver and the CPU a CPU rasterizer compiles for; `frames-*.rasterizer`);
+//! elsewhere only the counts are compared, and the test says so. Under MSAA, a view with occlusion culling must also draw the
 //! picture of the same view without it (`occlusion_changes`). Two runs
 //! are recorded, each in its own file under `tests/reference/`: `quick`
 //! (every technique and every cull path at least once in each scenario,
@@ -44,7 +46,7 @@ fn the_reference_frames_are_drawn_again() {
     };
     let records = draw_matrix(&gpu, &models, full);
     let changed = occlusion_changes(&records);
-    check_or_record(&run, &records);
+    check_or_record(&gpu, &run, &records);
     assert!(
         changed.is_empty(),
         "occlusion culling changed {} pictures:\n{}",

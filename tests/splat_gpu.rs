@@ -117,6 +117,13 @@ fn the_planes_are_the_cpu_twins() {
         ..CullSettings::default()
     };
     let (_, impostors, splats) = draw(&mut view, cull);
+    let vertices = view
+        .renderer
+        .splats()
+        .expect("splats")
+        .read_draw_vertices(&view.renderer.gpu)
+        .expect("read back");
+    assert_eq!(vertices, 3, "the splat pass draws its triangle");
     let gpu = view
         .renderer
         .splats()
@@ -488,4 +495,45 @@ fn every_anti_aliasing_draws_the_splats_alike() {
             "{aa:?}: splats {splat_blocks:.2} from the meshes, impostors {impostor_blocks:.2}"
         );
     }
+}
+
+/// Where no impostor is under the switch the splat pass draws nothing (its
+/// indirect draw has no vertices until the cull pass writes a splat; with
+/// splats it has 3, `the_planes_are_the_cpu_twins`): the picture is the
+/// one with splats off, byte for byte.
+#[test]
+fn without_splats_the_picture_is_unchanged() {
+    let Some((mut view, _)) = view(400, (160, 90), Aa::Msaa, false) else {
+        return;
+    };
+    far_camera(&mut view, 0.5);
+    // The smallest switch: no horse here is under a tenth of a pixel.
+    let on = CullSettings {
+        splat_px: 0.1,
+        ..CullSettings::default()
+    };
+    let (with, impostors, splats) = draw(&mut view, on);
+    let (without, ..) = draw(
+        &mut view,
+        CullSettings {
+            splats: false,
+            ..on
+        },
+    );
+    eprintln!("{impostors} impostors, {splats} splats");
+    assert!(impostors > 0, "impostors are drawn");
+    assert_eq!(splats, 0);
+    view.renderer.set_cull_settings(on);
+    view.render(&settings()).expect("render");
+    let vertices = view
+        .renderer
+        .splats()
+        .expect("splats")
+        .read_draw_vertices(&view.renderer.gpu)
+        .expect("read back");
+    assert_eq!(vertices, 0, "the pass draws nothing");
+    assert!(
+        with.pixels == without.pixels,
+        "the splat pass changed the picture"
+    );
 }

@@ -44,8 +44,12 @@ pub struct SplatHeader {
     pub planes: [f32; 4],
 }
 
-/// Bytes of the header and the models' sums before the planes.
-pub const PLANES_OFFSET: u64 = std::mem::size_of::<SplatHeader>() as u64 + SPLAT_MODELS as u64 * 16;
+/// Bytes of the full-screen pass's indirect draw after the header.
+pub const DRAW_BYTES: u64 = 16;
+/// Where the models' sums start (after the header and the draw).
+pub const SUMS_OFFSET: u64 = std::mem::size_of::<SplatHeader>() as u64 + DRAW_BYTES;
+/// Bytes of the header, the draw and the models' sums before the planes.
+pub const PLANES_OFFSET: u64 = SUMS_OFFSET + SPLAT_MODELS as u64 * 16;
 
 impl SplatHeader {
     /// A target of `width` × `height` pixels whose scene is drawn in
@@ -88,7 +92,8 @@ impl SplatHeader {
         inside.then(|| y as u32 * self.width + x as u32)
     }
 
-    /// Bytes of a target with this header: the header, the sums, the planes.
+    /// Bytes of a target with this header: the header, the draw, the sums,
+    /// the planes.
     pub fn bytes(&self) -> u64 {
         PLANES_OFFSET + SPLAT_PLANES as u64 * self.pixels as u64 * 4
     }

@@ -5,7 +5,7 @@
 //! (shaders/splat_resolve.wgsl). Each model's colour comes from its
 //! impostor atlas's sums (`impostor::atlas_sums`).
 
-use crate::crowd::splat::{PLANES_OFFSET, SplatHeader};
+use crate::crowd::splat::{PLANES_OFFSET, SUMS_OFFSET, SplatHeader};
 use crate::render::passes::impostor::ImpostorAtlas;
 use crate::render::passes::targets::Targets;
 use crate::render::util::pipeline::bind_group;
@@ -152,6 +152,7 @@ impl Splats {
                 label: Some("splat planes"),
                 size: self.header.bytes(),
                 usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::INDIRECT
                     | wgpu::BufferUsages::COPY_DST
                     | wgpu::BufferUsages::COPY_SRC,
                 mapped_at_creation: false,
@@ -171,13 +172,19 @@ impl Splats {
         }
         let Some(planes) = &self.planes else { return };
         queue.write_buffer(&planes.buffer, 0, bytemuck::bytes_of(&self.header));
+        // No vertices until the cull pass writes a splat; one instance.
         let header = std::mem::size_of::<SplatHeader>() as u64;
+        queue.write_buffer(
+            &planes.buffer,
+            header,
+            bytemuck::cast_slice(&[0u32, 1, 0, 0]),
+        );
         encoder.copy_buffer_to_buffer(
             &self.sums,
             0,
             &planes.buffer,
-            header,
-            PLANES_OFFSET - header,
+            SUMS_OFFSET,
+            PLANES_OFFSET - SUMS_OFFSET,
         );
         encoder.clear_buffer(&planes.buffer, PLANES_OFFSET, None);
     }
@@ -195,7 +202,7 @@ impl Splats {
         };
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(1, &planes.group, &[]);
-        pass.draw(0..3, 0..1);
+        pass.draw_indirect(&planes.buffer, std::mem::size_of::<SplatHeader>() as u64);
     }
 
     /// The planes read back: key, coverage, red, green, blue (tests).
@@ -206,24 +213,51 @@ impl Splats {
         let Some(planes) = &self.planes else {
             return Ok(Vec::new());
         };
-        let bytes = planes.buffer.size() - PLANES_OFFSET;
-        let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("splat planes read-back"),
-            size: bytes,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut encoder = gpu
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-        encoder.copy_buffer_to_buffer(&planes.buffer, PLANES_OFFSET, &staging, 0, bytes);
-        gpu.queue.submit([encoder.finish()]);
-        let raw = crate::gpu::read_buffer(&gpu.device, &staging, bytes)?;
-        Ok(bytemuck::pod_collect_to_vec(&raw))
+        read(
+            gpu,
+            &planes.buffer,
+            PLANES_OFFSET,
+            planes.buffer.size() - PLANES_OFFSET,
+        )
+    }
+
+    /// The vertices the full-screen pass's indirect draw had last frame: 3
+    /// when the cull pass wrote a splat, else 0 (tests).
+    pub fn read_draw_vertices(
+        &self,
+        gpu: &crate::gpu::GpuContext,
+    ) -> Result<u32, crate::gpu::GpuError> {
+        let Some(planes) = &self.planes else {
+            return Ok(0);
+        };
+        let header = std::mem::size_of::<SplatHeader>() as u64;
+        Ok(read(gpu, &planes.buffer, header, 4)?[0])
     }
 
     /// GPU bytes of the planes.
     pub fn gpu_memory_bytes(&self) -> u64 {
         self.planes.as_ref().map_or(0, |p| p.buffer.size())
     }
+}
+
+/// `bytes` of `buffer` from `offset` read back, waiting for the GPU.
+fn read(
+    gpu: &crate::gpu::GpuContext,
+    buffer: &wgpu::Buffer,
+    offset: u64,
+    bytes: u64,
+) -> Result<Vec<u32>, crate::gpu::GpuError> {
+    let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("splat planes read-back"),
+        size: bytes,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = gpu
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+    encoder.copy_buffer_to_buffer(buffer, offset, &staging, 0, bytes);
+    gpu.queue.submit([encoder.finish()]);
+    let raw = crate::gpu::read_buffer(&gpu.device, &staging, bytes)?;
+    Ok(bytemuck::pod_collect_to_vec(&raw))
 }
