@@ -6,7 +6,8 @@
 # takes under 6 minutes (every step has its own time limit):
 #   1. 1,000,000 horses at 1280x720 in the herd's view, the defaults
 #      (culling, LOD, the far field, shadows) and in the same run the far
-#      field off (--compare-far-field), then culling, LOD and shadows off;
+#      field off (--compare-far-field) and the splats off (--compare-splat),
+#      then culling, LOD and shadows off;
 #   2. every technique at 10,000 horses (the defaults);
 #   3. the far field at 10,000 and 100,000 (with and without it), occlusion
 #      culling on and off at 30,000 and 1,000,000 (two views, the second
@@ -102,8 +103,8 @@ step() {
 view=(--behaviour on --size "$size")
 herd=("${view[@]}" --frames "$frames" --warmup "$warmup")
 # 1. A million horses: the defaults and, in the same run, the far field
-# off; then everything off.
-step million 90 --techniques vat --counts 1000000 "${herd[@]}" --compare-far-field
+# off and the splats off; then everything off.
+step million 90 --techniques vat --counts 1000000 "${herd[@]}" --compare-far-field --compare-splat
 step million-all-off 60 --techniques vat --counts 1000000 "${view[@]}" --frames 5 --warmup 1 \
     --culling off --lod off --shadows off
 # 2. Every technique at 10,000 with the defaults.

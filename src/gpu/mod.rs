@@ -138,7 +138,8 @@ impl GpuContext {
             max_buffer_size: adapter_limits.max_buffer_size,
             max_texture_dimension_2d: adapter_limits.max_texture_dimension_2d,
             max_texture_array_layers: adapter_limits.max_texture_array_layers,
-            // Occlusion culling's variant of the cull pass binds 11.
+            // Occlusion culling's variant of the cull pass binds 13, the
+            // splats' 11.
             max_storage_buffers_per_shader_stage: adapter_limits
                 .max_storage_buffers_per_shader_stage
                 .max(wgpu::Limits::default().max_storage_buffers_per_shader_stage),

@@ -35,8 +35,12 @@ pub fn unsupported_reason(device: &wgpu::Device) -> Option<String> {
     })
 }
 
-/// Storage buffers the occlusion variant of the cull pass binds.
-pub const NEEDED_STORAGE_BUFFERS: u32 = 11;
+/// Storage buffers the occlusion variant of the cull pass binds: the plain
+/// pass's 10 (the frame, the clip table, five of the crowd's group, the
+/// parameters, arguments and visible list) and its parameters, history and
+/// pyramid. (It said 11, counting the plain pass's as 8: an adapter
+/// allowing 11 or 12 would have lost its device creating the pipeline.)
+pub const NEEDED_STORAGE_BUFFERS: u32 = 13;
 
 /// The camera the pyramid is drawn from, and where.
 #[derive(Clone, Copy, Debug, PartialEq)]
