@@ -25,14 +25,30 @@ use std::collections::BTreeMap;
 
 /// The CPU's visible set for the last frame's camera pass: index → entry
 /// bits, and the indices within `eps` of a plane (where f32 rounding may
-/// decide).
+/// decide). With the splat level, an impostor whose sphere is at most the
+/// switch across is a splat, in no list (`crowd::splat`).
 fn cpu_visible(
     view: &Headless,
     loaded: &Loaded,
     eps: f32,
 ) -> (BTreeMap<u32, u32>, Vec<u32>, usize) {
-    let uniform = view.renderer.culler().last_uniform().expect("the pass ran");
-    cpu_visible_for(view, loaded, &uniform, eps)
+    let r = &view.renderer;
+    let uniform = r.culler().last_uniform().expect("the pass ran");
+    let (mut visible, mut close, straddling) = cpu_visible_for(view, loaded, &uniform, eps);
+    if r.culler().splats_drawn() {
+        let max_px = r.splats().expect("splats").header.max_px;
+        let m = uniform.models[0];
+        let impostor = m.impostor_bits.min(6) << 28;
+        visible.retain(|&i, bits| {
+            let (c, radius, _) = common::world_sphere(r, loaded, m.sphere, SEED, i);
+            let size = uniform.diameter_px(c, radius);
+            if (size - max_px).abs() <= 1e-3 * max_px {
+                close.push(i);
+            }
+            *bits != impostor || size > max_px
+        });
+    }
+    (visible, close, straddling)
 }
 
 fn gpu_visible(view: &Headless) -> BTreeMap<u32, u32> {

@@ -3,54 +3,18 @@
 //! the full-screen pass draws a splat only where it is nearer than what
 //! the scene drew there (the depth test, against the CPU's rule on the
 //! planes and the depth read back); and a far crowd drawn as splats looks
-//! like it drawn as impostors within the bound docs/benchmarks.md states.
+//! like it drawn as impostors: tests/splat_picture_gpu.rs.
 
 mod gpu_common;
+mod splat_common;
 use gpu_common as common;
+use splat_common::*;
 
 use stampede::crowd::cull::CullSettings;
 use stampede::crowd::motion::Aa;
-use stampede::crowd::setup::{Loaded, ModelChoice, load};
+use stampede::crowd::setup::Loaded;
 use stampede::crowd::splat::{self, Splat};
-use stampede::crowd::{BehaviourSettings, FrameSettings};
-use stampede::render::RendererConfig;
-use stampede::render::headless::{self, Headless, RgbaImage};
-use stampede::vat::Precision;
-
-const SEED: u64 = 5;
-
-fn view(count: u32, size: (u32, u32), aa: Aa, velocity: bool) -> Option<(Headless, Loaded)> {
-    let gpu = common::gpu_or_skip("splat")?;
-    let loaded = load(&ModelChoice::Horse, 30.0, Precision::F16, None).expect("the model bakes");
-    let mut config =
-        RendererConfig::for_model(&loaded, size.0, size.1, count, SEED, headless::FORMAT);
-    config.behaviour = BehaviourSettings::on();
-    config.targets.aa = aa;
-    config.targets.velocity = velocity;
-    let view = Headless::new(gpu, &loaded.model, &loaded.vat, &config).expect("renderer");
-    Some((view, loaded))
-}
-
-fn settings() -> FrameSettings {
-    FrameSettings {
-        time: 3.0,
-        ..FrameSettings::default()
-    }
-}
-
-/// The opening view moved `far` times as far away.
-fn far_camera(view: &mut Headless, far: f32) {
-    let mut camera = view.renderer.camera_at(settings().time, 1.0);
-    camera.distance *= far;
-    view.camera = camera;
-}
-
-fn draw(view: &mut Headless, cull: CullSettings) -> (RgbaImage, u32, u32) {
-    view.renderer.set_cull_settings(cull);
-    let image = view.render(&settings()).expect("render");
-    let stats = view.renderer.wait_for_cull_stats();
-    (image, stats.impostors(), stats.splats)
-}
+use stampede::render::headless::Headless;
 
 /// The splats the CPU makes of the last frame: each instance placed by the
 /// CPU, culled by the CPU's rule, a splat when it is an impostor whose
@@ -183,39 +147,11 @@ fn a_splat_is_never_drawn_in_front_of_a_nearer_horse() {
     };
     view.renderer.set_splats_drawn(false);
     let (without, _, splats) = draw(&mut view, cull);
-    let before = view
-        .renderer
-        .read_motion()
-        .expect("read")
-        .expect("velocity")
-        .depth
-        .expect("depth");
-    let planes = view
-        .renderer
-        .splats()
-        .unwrap()
-        .read_planes(&view.renderer.gpu)
-        .expect("read");
+    let (before, planes) = depth_and_planes(&view);
     view.renderer.set_splats_drawn(true);
     let (with, ..) = draw(&mut view, cull);
-    if let Ok(dir) = std::env::var("STAMPEDE_SPLAT_PNG") {
-        let dir = std::path::Path::new(&dir);
-        with.save_png(&dir.join("depth_with.png")).unwrap();
-        without.save_png(&dir.join("depth_without.png")).unwrap();
-    }
-    let after = view
-        .renderer
-        .read_motion()
-        .expect("read")
-        .expect("velocity")
-        .depth
-        .expect("depth");
-    let again = view
-        .renderer
-        .splats()
-        .unwrap()
-        .read_planes(&view.renderer.gpu)
-        .expect("read");
+    save(&[("depth_with", &with), ("depth_without", &without)]);
+    let (after, again) = depth_and_planes(&view);
     assert_eq!(planes, again, "the same frame writes the same planes");
     let pixels = before.len();
     let (mut drawn, mut behind, mut wrong) = (0, 0, Vec::new());
@@ -248,253 +184,6 @@ fn a_splat_is_never_drawn_in_front_of_a_nearer_horse() {
         wrong.len(),
         &wrong[..wrong.len().min(8)]
     );
-}
-
-/// How two pictures of a crowd differ where the crowd is (pixels where
-/// either differs from `empty`, the scene without it, by more than 3):
-/// (crowd pixels, mean channel difference there, mean signed luminance
-/// difference there, mean channel difference of 4 × 4 blocks' means).
-fn crowd_diff(a: &RgbaImage, b: &RgbaImage, empty: &RgbaImage) -> (usize, f64, f64, f64) {
-    let w = a.width as usize;
-    let px =
-        |img: &RgbaImage, p: usize| -> [f64; 3] { [0, 1, 2].map(|c| img.pixels[p * 4 + c] as f64) };
-    let far = |x: [f64; 3], y: [f64; 3]| x.iter().zip(&y).any(|(u, v)| (u - v).abs() > 3.0);
-    let n = a.pixels.len() / 4;
-    let crowd: Vec<bool> = (0..n)
-        .map(|p| far(px(a, p), px(empty, p)) || far(px(b, p), px(empty, p)))
-        .collect();
-    let count = crowd.iter().filter(|&&c| c).count().max(1);
-    let (mut abs, mut signed) = (0.0, 0.0);
-    for p in (0..n).filter(|&p| crowd[p]) {
-        let (x, y) = (px(a, p), px(b, p));
-        abs += x.iter().zip(&y).map(|(u, v)| (u - v).abs()).sum::<f64>() / 3.0;
-        let lum = |c: [f64; 3]| 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
-        signed += lum(x) - lum(y);
-    }
-    let (mut blocks, mut block_abs) = (0usize, 0.0);
-    for by in 0..a.height as usize / 4 {
-        for bx in 0..w / 4 {
-            let ps: Vec<usize> = (0..16)
-                .map(|k| (by * 4 + k / 4) * w + bx * 4 + k % 4)
-                .collect();
-            if !ps.iter().any(|&p| crowd[p]) {
-                continue;
-            }
-            let mean = |img: &RgbaImage| {
-                ps.iter().fold([0.0; 3], |m, &p| {
-                    let c = px(img, p);
-                    [m[0] + c[0] / 16.0, m[1] + c[1] / 16.0, m[2] + c[2] / 16.0]
-                })
-            };
-            let (x, y) = (mean(a), mean(b));
-            block_abs += x.iter().zip(&y).map(|(u, v)| (u - v).abs()).sum::<f64>() / 3.0;
-            blocks += 1;
-        }
-    }
-    (
-        count,
-        abs / count as f64,
-        signed / count as f64,
-        block_abs / blocks.max(1) as f64,
-    )
-}
-
-/// A far crowd drawn as splats against the same crowd drawn as impostors,
-/// from the switch distance (a third of the crowd splats at 3×) to where
-/// every far horse is one: the whole pictures differ by a mean channel
-/// difference of at most 2.5 of 255, with at most 0.25 % of pixels off by
-/// more than 48. Where they differ the splats are the nearer to the
-/// meshes' picture (impostors off; a far impostor over-covers a little):
-/// where the crowd is, splats are no farther from the meshes than the
-/// impostors are, pixel by pixel (within a tenth) and by 4 × 4 blocks.
-#[test]
-fn splats_look_like_the_impostors_they_replace() {
-    let Some((mut view, _)) = view(20_000, (320, 180), Aa::Msaa, false) else {
-        return;
-    };
-    let on = CullSettings::default();
-    let off = CullSettings {
-        splats: false,
-        ..on
-    };
-    let meshes = CullSettings {
-        impostors: false,
-        ..off
-    };
-    for far in [3.0f32, 5.0, 8.0] {
-        far_camera(&mut view, far);
-        let (with, _, splats) = draw(&mut view, on);
-        let (without, impostors, none) = draw(&mut view, off);
-        let (truth, ..) = draw(&mut view, meshes);
-        view.renderer.hide_crowd = true;
-        let (empty, ..) = draw(&mut view, off);
-        view.renderer.hide_crowd = false;
-        let d = common::diff(&with, &without, 48);
-        let share = d.failed as f64 / (320.0 * 180.0);
-        let (crowd, _, bias, blocks) = crowd_diff(&with, &without, &empty);
-        let (_, splat_px, _, splat_blocks) = crowd_diff(&with, &truth, &empty);
-        let (_, impostor_px, _, impostor_blocks) = crowd_diff(&without, &truth, &empty);
-        eprintln!(
-            "20,000 horses at {far}× the opening distance: {splats} splats of {impostors} impostors; \
-             mean difference {:.3}, {:.3} % of pixels off by more than 48; the crowd's {crowd} pixels: \
-             4×4 blocks differ by {blocks:.2}, luminance by {bias:+.2}; against the meshes: \
-             splats {splat_px:.2} / {splat_blocks:.2}, impostors {impostor_px:.2} / {impostor_blocks:.2} \
-             (pixels / blocks)",
-            d.mean,
-            share * 100.0
-        );
-        if let Ok(dir) = std::env::var("STAMPEDE_SPLAT_PNG") {
-            let dir = std::path::Path::new(&dir);
-            with.save_png(&dir.join(format!("splat_{far}.png")))
-                .unwrap();
-            without
-                .save_png(&dir.join(format!("impostor_{far}.png")))
-                .unwrap();
-            truth
-                .save_png(&dir.join(format!("mesh_{far}.png")))
-                .unwrap();
-        }
-        assert_eq!(none, 0);
-        assert!(
-            splats * 3 >= impostors,
-            "{splats} splats of {impostors} at {far}×"
-        );
-        assert!(
-            d.mean <= 2.5 && share <= 0.0025,
-            "at {far}×: mean {:.3}, {} pixels",
-            d.mean,
-            d.failed
-        );
-        assert!(
-            splat_px <= impostor_px + 0.1 && splat_blocks <= impostor_blocks + 0.1,
-            "at {far}×: splats {splat_px:.2} / {splat_blocks:.2} from the meshes, impostors {impostor_px:.2} / {impostor_blocks:.2}"
-        );
-    }
-}
-
-/// The switch measured by the picture: three far views with the splat
-/// switch at sizes from one pixel to eight, each picture against the
-/// impostors' and the meshes' (impostors off), pixel by pixel and by 4 × 4
-/// blocks where the crowd is. The rule that chose the default: the largest
-/// switch whose picture stays within a tenth of the impostors' pixel
-/// difference from the meshes, in every view, and no farther than theirs
-/// on blocks. The default keeps to it and 8 px breaks it; the table
-/// (printed) is in docs/lod.md.
-#[test]
-fn the_switch_is_where_the_picture_says() {
-    let Some((mut view, _)) = view(20_000, (320, 180), Aa::Msaa, false) else {
-        return;
-    };
-    let off = CullSettings {
-        splats: false,
-        ..CullSettings::default()
-    };
-    let mut widest_breaks = false;
-    for far in [2.0f32, 3.0, 5.0] {
-        far_camera(&mut view, far);
-        let (impostors, ..) = draw(&mut view, off);
-        let (truth, ..) = draw(
-            &mut view,
-            CullSettings {
-                impostors: false,
-                ..off
-            },
-        );
-        view.renderer.hide_crowd = true;
-        let (empty, ..) = draw(&mut view, off);
-        view.renderer.hide_crowd = false;
-        let (_, impostor_px, _, impostor_blocks) = crowd_diff(&impostors, &truth, &empty);
-        eprintln!(
-            "{far}×: impostors against the meshes: pixels {impostor_px:.2}, 4×4 blocks {impostor_blocks:.2}"
-        );
-        for px in [1.0f32, 2.0, 3.0, 4.0, 6.0, 8.0] {
-            let on = CullSettings {
-                splat_px: px,
-                ..CullSettings::default()
-            };
-            let (with, _, splats) = draw(&mut view, on);
-            let (.., blocks) = crowd_diff(&with, &impostors, &empty);
-            let (_, splat_px, _, splat_blocks) = crowd_diff(&with, &truth, &empty);
-            eprintln!(
-                "{far}×, switch {px} px: {splats} splats; against the impostors: 4×4 blocks {blocks:.2}; \
-                 against the meshes: pixels {splat_px:.2}, 4×4 blocks {splat_blocks:.2}"
-            );
-            let keeps = splat_px <= impostor_px * 1.1 && splat_blocks <= impostor_blocks + 0.1;
-            if px == splat::DEFAULT_SPLAT_PX {
-                assert!(splats > 5000, "{far}×, {px} px: {splats} splats");
-                assert!(
-                    keeps,
-                    "{far}×, {px} px: splats {splat_px:.2} / {splat_blocks:.2} from the meshes, \
-                     impostors {impostor_px:.2} / {impostor_blocks:.2}"
-                );
-            }
-            if px == 8.0 && !keeps {
-                widest_breaks = true;
-            }
-        }
-    }
-    assert!(
-        widest_breaks,
-        "an 8 px switch keeps to the rule: the views do not tell"
-    );
-}
-
-/// Every anti-aliasing mode draws the splats by their coverage: without
-/// MSAA, with it and with TAA (whose jitter moves the splats with the
-/// meshes and whose velocity target they write), the far crowd's splats
-/// are within 3.5 levels of the meshes' picture (impostors off) by 4 × 4
-/// blocks where the crowd is, and without TAA no farther from it than the
-/// impostors are (without MSAA the impostors' alpha test drops much of a
-/// sub-pixel crowd; the splats keep it: measured 3.07 against 5.15). Under
-/// TAA, at this size, all three pictures are within 2 levels of each
-/// other: measured 1.73 for the splats, 1.24 for the impostors.
-#[test]
-fn every_anti_aliasing_draws_the_splats_alike() {
-    for aa in [Aa::Off, Aa::Msaa, Aa::Taa] {
-        let Some((mut view, _)) = view(20_000, (160, 90), aa, false) else {
-            return;
-        };
-        far_camera(&mut view, 3.0);
-        let on = CullSettings::default();
-        let off = CullSettings {
-            splats: false,
-            ..on
-        };
-        let (with, _, splats) = draw(&mut view, on);
-        let (without, ..) = draw(&mut view, off);
-        let (truth, ..) = draw(
-            &mut view,
-            CullSettings {
-                impostors: false,
-                ..off
-            },
-        );
-        view.renderer.hide_crowd = true;
-        let (empty, ..) = draw(&mut view, on);
-        view.renderer.hide_crowd = false;
-        let (crowd, _, bias, splat_blocks) = crowd_diff(&with, &truth, &empty);
-        let (.., impostor_blocks) = crowd_diff(&without, &truth, &empty);
-        if let Ok(dir) = std::env::var("STAMPEDE_SPLAT_PNG") {
-            let dir = std::path::Path::new(&dir);
-            with.save_png(&dir.join(format!("aa_splat_{aa:?}.png")))
-                .unwrap();
-            without
-                .save_png(&dir.join(format!("aa_impostor_{aa:?}.png")))
-                .unwrap();
-            truth
-                .save_png(&dir.join(format!("aa_mesh_{aa:?}.png")))
-                .unwrap();
-        }
-        eprintln!(
-            "{aa:?}: {splats} splats; the crowd's {crowd} pixels against the meshes: 4×4 blocks \
-             splats {splat_blocks:.2} (luminance {bias:+.2}), impostors {impostor_blocks:.2}"
-        );
-        assert!(splats > 1000, "{aa:?}: {splats} splats");
-        assert!(
-            splat_blocks <= 3.5 && (aa == Aa::Taa || splat_blocks <= impostor_blocks + 0.1),
-            "{aa:?}: splats {splat_blocks:.2} from the meshes, impostors {impostor_blocks:.2}"
-        );
-    }
 }
 
 /// Where no impostor is under the switch the splat pass draws nothing (its
@@ -535,5 +224,33 @@ fn without_splats_the_picture_is_unchanged() {
     assert!(
         with.pixels == without.pixels,
         "the splat pass changed the picture"
+    );
+}
+
+/// New targets (the panel's anti-aliasing switched and back) make the
+/// splat pass again with planes of its own; the cull pass writes those, not
+/// the old ones: the far crowd's picture comes back byte for byte.
+#[test]
+fn splats_follow_new_targets() {
+    let Some((mut view, _)) = view(20_000, (160, 90), Aa::Msaa, false) else {
+        return;
+    };
+    far_camera(&mut view, 3.0);
+    let on = CullSettings::default();
+    let (first, _, splats) = draw(&mut view, on);
+    let options = view.renderer.targets.options;
+    for aa in [Aa::Off, Aa::Msaa] {
+        let changed = stampede::render::passes::targets::TargetOptions { aa, ..options };
+        view.renderer
+            .set_target_options(changed)
+            .expect("new targets");
+        draw(&mut view, on);
+    }
+    let (again, _, splats_again) = draw(&mut view, on);
+    assert!(splats > 1000, "{splats} splats");
+    assert_eq!(splats, splats_again);
+    assert!(
+        first.pixels == again.pixels,
+        "the splats' picture changed with new targets"
     );
 }

@@ -37,6 +37,10 @@ pub fn unsupported_reason(device: &wgpu::Device, occlusion: bool) -> Option<Stri
     })
 }
 
+/// The next planes' generation: unique over every `Splats`, so that the
+/// cull pass never keeps the planes of a `Splats` made before new targets.
+static NEXT_PLANES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
 /// What a frame's splats are drawn for.
 #[derive(Clone, Copy, Debug)]
 pub struct SplatView {
@@ -64,7 +68,8 @@ pub struct Splats {
     /// The atlas's sums (each model's colour) and cells over its frames.
     sums: wgpu::Buffer,
     frame_cells: Vec<u32>,
-    /// Counts the planes made (the cull pass's group follows it).
+    /// Which planes these are, unique in the process (the cull pass's
+    /// group follows it, across `Splats` made again for new targets).
     pub generation: u64,
     /// The header of the last frame.
     pub header: SplatHeader,
@@ -167,7 +172,7 @@ impl Splats {
                 group,
                 pixels,
             });
-            self.generation += 1;
+            self.generation = NEXT_PLANES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
         let Some(planes) = &self.planes else { return };
         queue.write_buffer(&planes.buffer, 0, bytemuck::bytes_of(&self.header));
