@@ -1,10 +1,32 @@
-//! Reading one layer of a texture with 4-byte texels back to the CPU (the
-//! tests' and tools' read-backs: the velocity target and depth, the
-//! impostor atlas).
+//! Reading one layer of a texture with 4-byte texels, or a part of a
+//! buffer, back to the CPU (the tests' and tools' read-backs: the velocity
+//! target and depth, the impostor atlas, the cull pass's and the splats'
+//! buffers).
 
 use super::{GpuContext, GpuError};
 
 impl GpuContext {
+    /// `bytes` of `buffer` from `offset` (a multiple of 4), copied to a
+    /// mappable buffer and read as 32-bit words. Waits for the GPU like
+    /// every read-back ([`GpuContext::read`]).
+    pub fn read_words<T: bytemuck::Pod>(
+        &self,
+        buffer: &wgpu::Buffer,
+        offset: u64,
+        bytes: u64,
+    ) -> Result<Vec<T>, GpuError> {
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("buffer read-back"),
+            size: bytes.max(4),
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        encoder.copy_buffer_to_buffer(buffer, offset, &staging, 0, bytes);
+        self.queue.submit([encoder.finish()]);
+        Ok(bytemuck::pod_collect_to_vec(&self.read(&staging, bytes)?))
+    }
+
     /// Texels of `layer` at `mip` (`width × height` of that mip), rows top
     /// to bottom, for a format of 4 bytes a texel (or its `aspect`). Waits
     /// for the GPU like every read-back ([`GpuContext::read`]).

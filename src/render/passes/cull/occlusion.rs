@@ -254,17 +254,7 @@ impl Occlusion {
         let Some(history) = &self.history else {
             return Ok(Vec::new());
         };
-        let size = history.size();
-        let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("occlusion history copy"),
-            size,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        encoder.copy_buffer_to_buffer(history, 0, &staging, 0, size);
-        gpu.queue.submit([encoder.finish()]);
-        let mut words: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu.read(&staging, size)?);
+        let mut words: Vec<u32> = gpu.read_words(history, 0, history.size())?;
         words.truncate(self.history_capacity as usize);
         Ok(words)
     }

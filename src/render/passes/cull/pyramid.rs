@@ -267,17 +267,7 @@ impl DepthPyramid {
         let Some(made) = &self.made else {
             return Ok(None);
         };
-        let size = made.buffer.size();
-        let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("depth pyramid copy"),
-            size,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        encoder.copy_buffer_to_buffer(&made.buffer, 0, &staging, 0, size);
-        gpu.queue.submit([encoder.finish()]);
-        let words: Vec<f32> = bytemuck::pod_collect_to_vec(&gpu.read(&staging, size)?);
+        let words: Vec<f32> = gpu.read_words(&made.buffer, 0, made.buffer.size())?;
         Ok(Some(Pyramid::from_words(
             &words,
             made.key.width,

@@ -249,7 +249,7 @@ impl AtlasBounds {
         &self,
         gpu: &crate::gpu::GpuContext,
     ) -> Result<Vec<[u32; 4]>, crate::gpu::GpuError> {
-        let words = read_words(gpu, &self.sums, self.sums.size())?;
+        let words: Vec<u32> = gpu.read_words(&self.sums, 0, self.sums.size())?;
         Ok(words.chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect())
     }
 
@@ -259,31 +259,6 @@ impl AtlasBounds {
         gpu: &crate::gpu::GpuContext,
     ) -> Result<Vec<CellBounds>, crate::gpu::GpuError> {
         let bytes = self.cells as u64 * std::mem::size_of::<CellBounds>() as u64;
-        Ok(bytemuck::pod_collect_to_vec(&read_words(
-            gpu,
-            &self.measured,
-            bytes,
-        )?))
+        gpu.read_words(&self.measured, 0, bytes)
     }
-}
-
-/// The first `bytes` of `buffer` read back, waiting for the GPU (tests).
-fn read_words(
-    gpu: &crate::gpu::GpuContext,
-    buffer: &wgpu::Buffer,
-    bytes: u64,
-) -> Result<Vec<u32>, crate::gpu::GpuError> {
-    let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("impostor bounds read-back"),
-        size: bytes.max(16),
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let mut encoder = gpu
-        .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-    encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, bytes);
-    gpu.queue.submit([encoder.finish()]);
-    let raw = crate::gpu::read_buffer(&gpu.device, &staging, bytes)?;
-    Ok(bytemuck::pod_collect_to_vec(&raw))
 }

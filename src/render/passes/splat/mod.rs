@@ -217,12 +217,8 @@ impl Splats {
         let Some(planes) = &self.planes else {
             return Ok(Vec::new());
         };
-        read(
-            gpu,
-            &planes.buffer,
-            PLANES_OFFSET,
-            planes.buffer.size() - PLANES_OFFSET,
-        )
+        let bytes = planes.buffer.size() - PLANES_OFFSET;
+        gpu.read_words(&planes.buffer, PLANES_OFFSET, bytes)
     }
 
     /// The vertices the full-screen pass's indirect draw had last frame: 3
@@ -235,33 +231,11 @@ impl Splats {
             return Ok(0);
         };
         let header = std::mem::size_of::<SplatHeader>() as u64;
-        Ok(read(gpu, &planes.buffer, header, 4)?[0])
+        Ok(gpu.read_words::<u32>(&planes.buffer, header, 4)?[0])
     }
 
     /// GPU bytes of the planes.
     pub fn gpu_memory_bytes(&self) -> u64 {
         self.planes.as_ref().map_or(0, |p| p.buffer.size())
     }
-}
-
-/// `bytes` of `buffer` from `offset` read back, waiting for the GPU.
-fn read(
-    gpu: &crate::gpu::GpuContext,
-    buffer: &wgpu::Buffer,
-    offset: u64,
-    bytes: u64,
-) -> Result<Vec<u32>, crate::gpu::GpuError> {
-    let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("splat planes read-back"),
-        size: bytes,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let mut encoder = gpu
-        .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-    encoder.copy_buffer_to_buffer(buffer, offset, &staging, 0, bytes);
-    gpu.queue.submit([encoder.finish()]);
-    let raw = crate::gpu::read_buffer(&gpu.device, &staging, bytes)?;
-    Ok(bytemuck::pod_collect_to_vec(&raw))
 }
