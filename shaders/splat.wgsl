@@ -36,11 +36,11 @@ fn splat_instance(bits: u32, m: u32, model: CullModel, centre: vec3<f32>, radius
         return false;
     }
     atomicAdd(&draw_args[cull.counter_word + SPLAT_WORD], 1u);
-    let at = splat_pixel(h, frame.view_proj * vec4<f32>(centre, 1.0));
+    let clip = frame.view_proj * vec4<f32>(centre, 1.0);
+    let at = splat_pixel(h, clip);
     if at == NO_PIXEL {
         return true;
     }
-    let clip = frame.view_proj * vec4<f32>(centre, 1.0);
     atomicMax(&splats.draw[0], 3u);
     let sums = vec4<f32>(splats.sums[min(m, SPLAT_MODELS - 1u)]);
     let coverage = sums.w * splat_stat_scale(h, m) * size * size;

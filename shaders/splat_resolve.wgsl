@@ -10,7 +10,7 @@
 // horse it holds: alpha to coverage rounds a splat's few hundredths of a
 // pixel to a whole sample or none (it doubled the crowd's darkening in the
 // far field), and an alpha test at a half drops nearly every splat.
-// requires: common shadow splat_common
+// requires: common shadow splat_common fullscreen
 
 struct SplatFrame {
     header: SplatHeader,
@@ -37,12 +37,6 @@ struct SplatShade {
     depth: f32,
     world: vec3<f32>,
 };
-
-@vertex
-fn vs_splat(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
-    let uv = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));
-    return vec4<f32>(uv * 2.0 - 1.0, 0.0, 1.0);
-}
 
 // The coverage a pixel's summed splats show (the twin of
 // `crowd::splat::pixel_alpha`).

@@ -54,11 +54,9 @@ fn cpu_splats(view: &Headless, loaded: &Loaded) -> (Vec<Splat>, usize) {
         let tint = stampede::crowd::generate(SEED, i).tint;
         let clip = view_proj * centre.extend(1.0);
         // Within rounding of a pixel's edge: the two pixels may differ.
-        let v = header.viewport;
-        let ndc = clip.truncate() / clip.w;
-        let x = v[0] + (ndc.x * 0.5 + 0.5) * v[2];
-        let y = v[1] + (0.5 - ndc.y * 0.5) * v[3];
-        if [x, y].iter().any(|c| (c - c.round()).abs() < 1e-3) {
+        if let Some(p) = header.screen(clip)
+            && [p.x, p.y].iter().any(|c| (c - c.round()).abs() < 1e-3)
+        {
             close += 2;
         }
         splats.extend(Splat::of(&header, &sums, 0, clip, size, tint));

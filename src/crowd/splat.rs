@@ -72,9 +72,9 @@ impl SplatHeader {
         }
     }
 
-    /// The pixel a clip-space point falls on, or `None` outside the
-    /// viewport or the depth range (`splat_pixel`).
-    pub fn pixel_of(&self, clip: glam::Vec4) -> Option<u32> {
+    /// Where a clip-space point falls in the target: x and y in pixels,
+    /// z its NDC depth; `None` behind the camera.
+    pub fn screen(&self, clip: glam::Vec4) -> Option<glam::Vec3> {
         if clip.w <= 0.0 {
             return None;
         }
@@ -82,13 +82,21 @@ impl SplatHeader {
         let v = self.viewport;
         let x = v[0] + (ndc.x * 0.5 + 0.5) * v[2];
         let y = v[1] + (0.5 - ndc.y * 0.5) * v[3];
+        Some(glam::Vec3::new(x, y, ndc.z))
+    }
+
+    /// The pixel a clip-space point falls on, or `None` outside the
+    /// viewport or the depth range (`splat_pixel`).
+    pub fn pixel_of(&self, clip: glam::Vec4) -> Option<u32> {
+        let glam::Vec3 { x, y, z } = self.screen(clip)?;
+        let v = self.viewport;
         let inside = x >= v[0]
             && x < v[0] + v[2]
             && y >= v[1]
             && y < v[1] + v[3]
             && x < self.width as f32
             && y < self.height as f32
-            && (0.0..=1.0).contains(&ndc.z);
+            && (0.0..=1.0).contains(&z);
         inside.then(|| y as u32 * self.width + x as u32)
     }
 

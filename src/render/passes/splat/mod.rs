@@ -108,7 +108,7 @@ impl Splats {
             layout: Some(&pipeline_layout),
             vertex: wgpu::VertexState {
                 module: &module,
-                entry_point: Some("vs_splat"),
+                entry_point: Some("vs_main"),
                 compilation_options: Default::default(),
                 buffers: &[],
             },
@@ -136,9 +136,9 @@ impl Splats {
         }
     }
 
-    /// Before the camera's cull: planes for `view`'s size (made again when
-    /// the size changed), emptied, with this frame's header and the atlas's
-    /// sums.
+    /// Before the camera's cull: planes for `view`'s size (made again, with
+    /// the atlas's sums, when the size changed), emptied, with this frame's
+    /// header.
     pub fn prepare(
         &mut self,
         device: &wgpu::Device,
@@ -167,6 +167,15 @@ impl Splats {
                 &self.layout,
                 &[(0, buffer.as_entire_binding())],
             );
+            // The atlas's sums, once: the atlas is drawn before the planes
+            // are made, and the frames' clears start after them.
+            encoder.copy_buffer_to_buffer(
+                &self.sums,
+                0,
+                &buffer,
+                SUMS_OFFSET,
+                PLANES_OFFSET - SUMS_OFFSET,
+            );
             self.planes = Some(Planes {
                 buffer,
                 group,
@@ -182,13 +191,6 @@ impl Splats {
             &planes.buffer,
             header,
             bytemuck::cast_slice(&[0u32, 1, 0, 0]),
-        );
-        encoder.copy_buffer_to_buffer(
-            &self.sums,
-            0,
-            &planes.buffer,
-            SUMS_OFFSET,
-            PLANES_OFFSET - SUMS_OFFSET,
         );
         encoder.clear_buffer(&planes.buffer, PLANES_OFFSET, None);
     }
