@@ -25,22 +25,16 @@ fn splats_look_like_the_impostors_they_replace() {
         return;
     };
     let on = CullSettings::default();
-    let off = CullSettings {
-        splats: false,
-        ..on
-    };
-    let meshes = CullSettings {
-        impostors: false,
-        ..off
-    };
     for far in [3.0f32, 5.0, 8.0] {
         far_camera(&mut view, far);
         let (with, _, splats) = draw(&mut view, on);
-        let (without, impostors, none) = draw(&mut view, off);
-        let (truth, ..) = draw(&mut view, meshes);
-        view.renderer.hide_crowd = true;
-        let (empty, ..) = draw(&mut view, off);
-        view.renderer.hide_crowd = false;
+        let Baselines {
+            impostors: without,
+            impostor_count: impostors,
+            splats: none,
+            meshes: truth,
+            empty,
+        } = baselines(&mut view, on);
         let d = common::diff(&with, &without, 48);
         let share = d.failed as f64 / (320.0 * 180.0);
         let (crowd, _, bias, blocks) = crowd_diff(&with, &without, &empty);
@@ -91,24 +85,15 @@ fn the_switch_is_where_the_picture_says() {
     let Some((mut view, _)) = view(20_000, (320, 180), Aa::Msaa, false) else {
         return;
     };
-    let off = CullSettings {
-        splats: false,
-        ..CullSettings::default()
-    };
     let mut widest_breaks = false;
     for far in [2.0f32, 3.0, 5.0] {
         far_camera(&mut view, far);
-        let (impostors, ..) = draw(&mut view, off);
-        let (truth, ..) = draw(
-            &mut view,
-            CullSettings {
-                impostors: false,
-                ..off
-            },
-        );
-        view.renderer.hide_crowd = true;
-        let (empty, ..) = draw(&mut view, off);
-        view.renderer.hide_crowd = false;
+        let Baselines {
+            impostors,
+            meshes: truth,
+            empty,
+            ..
+        } = baselines(&mut view, CullSettings::default());
         let (_, impostor_px, _, impostor_blocks) = crowd_diff(&impostors, &truth, &empty);
         eprintln!(
             "{far}×: impostors against the meshes: pixels {impostor_px:.2}, 4×4 blocks {impostor_blocks:.2}"
@@ -162,22 +147,13 @@ fn every_anti_aliasing_draws_the_splats_alike() {
         };
         far_camera(&mut view, 3.0);
         let on = CullSettings::default();
-        let off = CullSettings {
-            splats: false,
-            ..on
-        };
         let (with, _, splats) = draw(&mut view, on);
-        let (without, ..) = draw(&mut view, off);
-        let (truth, ..) = draw(
-            &mut view,
-            CullSettings {
-                impostors: false,
-                ..off
-            },
-        );
-        view.renderer.hide_crowd = true;
-        let (empty, ..) = draw(&mut view, on);
-        view.renderer.hide_crowd = false;
+        let Baselines {
+            impostors: without,
+            meshes: truth,
+            empty,
+            ..
+        } = baselines(&mut view, on);
         let (crowd, _, bias, splat_blocks) = crowd_diff(&with, &truth, &empty);
         let (.., impostor_blocks) = crowd_diff(&without, &truth, &empty);
         save(&[

@@ -71,6 +71,40 @@ pub fn draw(view: &mut Headless, cull: CullSettings) -> (RgbaImage, u32, u32) {
     (image, stats.impostors(), stats.splats)
 }
 
+/// The frame the tests compare splats with, drawn with `cull`'s splats
+/// off: as impostors (with the impostors and splats counted), as meshes
+/// (impostors off too), and without the crowd.
+pub struct Baselines {
+    pub impostors: RgbaImage,
+    pub impostor_count: u32,
+    pub splats: u32,
+    pub meshes: RgbaImage,
+    pub empty: RgbaImage,
+}
+
+pub fn baselines(view: &mut Headless, cull: CullSettings) -> Baselines {
+    let off = CullSettings {
+        splats: false,
+        ..cull
+    };
+    let (impostors, impostor_count, splats) = draw(view, off);
+    let meshes = CullSettings {
+        impostors: false,
+        ..off
+    };
+    let (meshes, ..) = draw(view, meshes);
+    view.renderer.hide_crowd = true;
+    let (empty, ..) = draw(view, off);
+    view.renderer.hide_crowd = false;
+    Baselines {
+        impostors,
+        impostor_count,
+        splats,
+        meshes,
+        empty,
+    }
+}
+
 /// How two pictures of a crowd differ where the crowd is (pixels where
 /// either differs from `empty`, the scene without it, by more than 3):
 /// (crowd pixels, mean channel difference there, mean signed luminance
