@@ -211,8 +211,14 @@ pub(super) fn read_lists(
     gpu.queue.submit([encoder.finish()]);
     let words: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu.read(&args, lists.bytes)?);
     let all: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu.read(&visible, lists.visible.size())?);
+    // The regions' arguments, not the counters after them (the list's
+    // kept states follow its regions: a counter read as a region's count
+    // would read them as entries).
+    let regions = words.len().saturating_sub(crate::crowd::occlusion::COUNTER_WORDS)
+        / crate::render::passes::cull::ARGS_WORDS;
     let entries = words
         .chunks_exact(crate::render::passes::cull::ARGS_WORDS)
+        .take(regions)
         .enumerate()
         .map(|(l, a)| {
             let start = (l * lists.region as usize).min(all.len());
