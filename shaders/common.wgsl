@@ -63,9 +63,10 @@ struct Frame {
     jitter: vec2<f32>,
     // 1 = the scene pass writes the velocity target.
     velocity: u32,
-    _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
+    // 1 = the crowd is drawn from visible lists bound whole, which end
+    // with the state the cull pass resolved (listed.wgsl).
+    resolved: u32,
+    _pad: vec2<u32>,
 };
 
 // What a scene pipeline writes with the velocity target.

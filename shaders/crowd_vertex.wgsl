@@ -7,13 +7,9 @@
 //                      now: AnimState) -> VatSample
 // (the vertex when the previous frame was drawn, for the velocity target),
 // and the crowd module of a technique is this file plus that one.
-// requires: crowd behaviour shadow
-
-// The cull pass's visible list (render::cull), read when `frame.culled` is
-// 1: each entry is an instance index (low 28 bits), its LOD level (bits 28
-// to 30) and the nearest-frame flag (bit 31). Bound with the level's
-// region offset, or whole with the region's start as the first instance.
-@group(3) @binding(0) var<storage, read> visible: array<u32>;
+// The state comes from the cull pass's visible list where the list keeps
+// it (`entry_state`, listed.wgsl), else `anim_state` computes it.
+// requires: crowd behaviour shadow listed
 
 // The LOD tint: full detail keeps its colour, coarser levels go green,
 // yellow, orange, red, purple; the impostor region (7 at most) is blue.
@@ -55,17 +51,17 @@ fn crowd_entry(instance: u32) -> CrowdEntry {
 // The posed, placed vertex: everything both entries share.
 fn crowd_vertex(in: VertexIn, e: CrowdEntry) -> VertexOut {
     let inst = instances[e.index];
-    var a = anim_state(e.index, inst);
+    var a = entry_state(e.index, inst);
     a.nearest = e.nearest;
     return finish_vertex(in, inst, a.place, pose(in.vertex, e.index, a));
 }
 
 // The vertex where the previous frame drew it, in that frame's unjittered
-// clip space: the previous state (`previous_anim_state`), the technique's
+// clip space: the previous state (`entry_previous_state`), the technique's
 // previous pose, the previous camera.
 fn crowd_vertex_before(in: VertexIn, e: CrowdEntry, now: AnimState) -> vec4<f32> {
     let inst = instances[e.index];
-    var before = previous_anim_state(e.index, inst);
+    var before = entry_previous_state(e.index, inst);
     before.nearest = e.nearest;
     let s = previous_pose(in.vertex, e.index, before, now);
     return frame.previous_view_proj * vec4<f32>(placed_position(inst, before.place, s), 1.0);
@@ -75,7 +71,7 @@ fn crowd_vertex_before(in: VertexIn, e: CrowdEntry, now: AnimState) -> vec4<f32>
 fn vs_main(in: VertexIn) -> VertexOut {
     let e = crowd_entry(in.instance);
     let inst = instances[e.index];
-    var a = anim_state(e.index, inst);
+    var a = entry_state(e.index, inst);
     a.nearest = e.nearest;
     var out = finish_vertex(in, inst, a.place, pose(in.vertex, e.index, a));
     if frame.velocity != 0u {

@@ -11,10 +11,13 @@
 // `occlusion_keep` (occlusion_off.wgsl, or occlusion.wgsl's two phases)
 // decides whether a survivor is appended in this dispatch; `splat_instance`
 // (splat_off.wgsl, or splat.wgsl) whether an impostor is a splat instead
-// (appended nowhere). The CPU twin of `cull_instance`
+// (appended nowhere). Each survivor's state (`anim_state`'s placement,
+// clips and times) is kept at the end of its list when the list keeps
+// state (`keep_state`, resolved.wgsl): the vertex shaders read it instead
+// of computing it for every vertex. The CPU twin of `cull_instance`
 // is `crowd::cull::CullUniform::cull`; `CullParams` is mirrored by
 // `crowd::cull::CullUniform` (tests/gpu_layout.rs).
-// requires: behaviour
+// requires: behaviour resolved
 
 // One model's sphere and levels as this view may use them, and its
 // regions of the visible list. Mirrored by `crowd::cull::CullModelGpu`.
@@ -265,4 +268,28 @@ fn cs_cull(@builtin(global_invocation_id) id: vec3<u32>) {
     let region = region_of(model, bits);
     let slot = atomicAdd(&draw_args[region * 5u + 1u], 1u);
     visible_out[region * cull.region + slot] = i | bits;
+    keep_state(i, inst, a);
+}
+
+// Keeps listed instance `i`'s state `a` at the end of the list, when the
+// list keeps state (resolved.wgsl), and with a stride of two states also
+// its state when the previous frame was drawn, if the scene pass writes
+// the velocity target.
+fn keep_state(i: u32, inst: Instance, a: AnimState) {
+    let len = arrayLength(&visible_out);
+    let stride = visible_out[len - 1u];
+    if stride == 0u {
+        return;
+    }
+    let at = state_word(len, i, stride);
+    let w = pack_state(a);
+    for (var k = 0u; k < STATE_WORDS; k++) {
+        visible_out[at + k] = w[k];
+    }
+    if stride >= 2u * STATE_WORDS && frame.velocity != 0u {
+        let before = pack_state(previous_anim_state(i, inst));
+        for (var k = 0u; k < STATE_WORDS; k++) {
+            visible_out[at + STATE_WORDS + k] = before[k];
+        }
+    }
 }

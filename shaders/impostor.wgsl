@@ -6,7 +6,7 @@
 // two crossfading clips. The fragment reads the baked albedo, normal and
 // depth, so the impostor is lit by the sun, receives shadows, and meets
 // the ground and its neighbours at the depth of the surface it shows.
-// requires: crowd behaviour shadow impostor_common
+// requires: crowd behaviour shadow impostor_common listed
 
 @group(1) @binding(0) var atlas_albedo: texture_2d_array<f32>;
 @group(1) @binding(1) var atlas_normal_depth: texture_2d_array<f32>;
@@ -24,9 +24,8 @@
 const BOUNDS_ROW: u32 = 256u;
 // 1 when the scene is multisampled (alpha to coverage).
 override atlas_msaa: u32 = 0u;
-// The cull pass's visible list, bound at the impostor region (or whole,
-// with the region's start as the first instance).
-@group(3) @binding(0) var<storage, read> impostor_visible: array<u32>;
+// The cull pass's visible list (`visible`, listed.wgsl) is bound at the
+// impostor region, or whole with the region's start as the first instance.
 
 struct ImpostorOut {
     // Invariant, as the meshes' (crowd.wgsl's VertexOut).
@@ -92,11 +91,11 @@ fn impostor_span(atlas: AtlasParams, cell: vec2<u32>, footprint: f32) -> vec4<f3
 // The quad of visible entry `instance`, corner `corner`, facing the camera
 // or, with `from_sun`, the sun (a shadow cascade's caster).
 fn impostor_vertex(corner: u32, instance: u32, from_sun: bool) -> ImpostorOut {
-    let index = impostor_visible[instance] & 0x0fffffffu;
+    let index = visible[instance] & 0x0fffffffu;
     let inst = instances[index];
     let model = model_of(index);
     let atlas = atlas_of(model);
-    let a = anim_state(index, inst);
+    let a = entry_state(index, inst);
     let p = a.place;
     let m = placement_basis(p);
     let right = m[0];
@@ -164,7 +163,7 @@ fn impostor_vertex(corner: u32, instance: u32, from_sun: bool) -> ImpostorOut {
     out.tint = unpack_tint(inst.tint);
     out.shift = vec3<f32>(0.0);
     if frame.velocity != 0u && !from_sun {
-        let before = previous_anim_state(index, inst).place;
+        let before = entry_previous_state(index, inst).place;
         out.shift = before.origin + placement_basis(before) * (atlas.sphere.xyz * inst.scale) - centre;
     }
     if from_sun {

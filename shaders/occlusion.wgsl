@@ -259,4 +259,8 @@ fn cs_cull_late(@builtin(global_invocation_id) id: vec3<u32>) {
     let region = region_of(cull.models[model_of(entry & 0x0fffffffu)], entry);
     let slot = atomicAdd(&draw_args[region * 5u + 1u], 1u);
     visible_out[region * cull.region + slot] = entry;
+    // Phase 1 kept no state in these lists: this pass resolves it (the
+    // instances phase 1 did not draw, a few).
+    let inst = instances[i];
+    keep_state(i, inst, anim_state(i, inst));
 }

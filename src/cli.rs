@@ -79,6 +79,12 @@ pub struct CullArgs {
     /// pixels, at or under which an impostor is a splat (0.1 to 8).
     #[arg(long, default_value_t = crate::crowd::splat::DEFAULT_SPLAT_PX, value_parser = parse_splat_px)]
     pub splat_px: f32,
+    /// Keep each listed instance's animation state (placement, clips,
+    /// times) at the end of the cull pass's visible list, so that no
+    /// vertex computes it again (off: every vertex of every instance
+    /// computes it, as before).
+    #[arg(long, value_enum, default_value_t = OnOff::On)]
+    pub resolved_state: OnOff,
     /// The far field's coarse mesh levels (a few dozen triangles and about
     /// a dozen), drawn where their animated error projects under
     /// --lod-error pixels.
@@ -111,6 +117,7 @@ impl Default for CullArgs {
             tight_impostors: OnOff::On,
             splat: OnOff::On,
             splat_px: crate::crowd::splat::DEFAULT_SPLAT_PX,
+            resolved_state: OnOff::On,
             coarse_levels: OnOff::On,
             occlusion: OnOff::Off,
             pyramid_mip: None,
@@ -130,6 +137,7 @@ impl CullArgs {
             tight_impostors: self.tight_impostors.is_on(),
             splats: self.splat.is_on(),
             splat_px: self.splat_px,
+            resolved_state: self.resolved_state.is_on(),
             coarse_levels: self.coarse_levels.is_on(),
             occlusion: self.occlusion.is_on(),
             pyramid_mip: self.pyramid_mip,

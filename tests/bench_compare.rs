@@ -294,3 +294,67 @@ fn compare_aa_measures_taa_against_msaa_off_and_the_velocity_target() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--compare-state` measures the run with each listed instance's state
+/// kept by the cull pass and again computed by every vertex: the same
+/// instances and triangles drawn, each result says which and whether its
+/// lists kept the state, and the report gives the ratio.
+#[test]
+fn compare_state_measures_the_kept_state_against_computing_it() {
+    if gpu_common::gpu_or_skip("compare_state_measures_the_kept_state_against_computing_it")
+        .is_none()
+    {
+        return;
+    }
+    let dir = out_dir("bench-state");
+    let (json, csv) = (dir.join("s.json"), dir.join("s.csv"));
+    let output = run_bench(
+        &dir,
+        &[
+            "--techniques",
+            "vat",
+            "--counts",
+            "300",
+            "--frames",
+            "1",
+            "--warmup",
+            "1",
+            "--size",
+            "160x90",
+            "--shadows",
+            "off",
+            "--compare-state",
+        ],
+        &[("--json", &json), ("--csv", &csv)],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "bench failed:\n{stdout}");
+    assert!(stdout.contains("vat state kept ÷ computed"), "{stdout}");
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("valid JSON");
+    assert_eq!(v["far_field"]["resolved_state"], Value::Bool(true));
+    let results = v["results"].as_array().expect("results");
+    let (kept, computed): (Vec<&Value>, Vec<&Value>) = results
+        .iter()
+        .partition(|r| r["state_computed"] == Value::Bool(false));
+    assert_eq!((kept.len(), computed.len()), (1, 1));
+    assert_eq!(kept[0]["resolved_state"], Value::Bool(true));
+    assert_eq!(computed[0]["resolved_state"], Value::Bool(false));
+    for key in ["visible", "triangles"] {
+        assert_eq!(
+            kept[0][key], computed[0][key],
+            "{key}: the same crowd drawn"
+        );
+    }
+    let ratios = v["ratios"]["state_kept_over_computed"]
+        .as_array()
+        .expect("ratios");
+    assert_eq!(ratios.len(), 1);
+    let csv = std::fs::read_to_string(&csv).expect("csv");
+    assert!(csv.lines().any(|l| l.contains(",state-computed,")), "{csv}");
+    assert!(
+        csv.lines().nth(1).is_some_and(|l| l.ends_with(",1")),
+        "{csv}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

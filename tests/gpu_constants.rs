@@ -138,3 +138,29 @@ fn skin_pass_numbers_match() {
     // A level count of its own per level, then the slots, below the header.
     assert!(cs::MAX_SKIN_LEVELS as u32 <= cs::STATE_SLOTS && cs::STATE_BLEND < cs::STATE_HEADER);
 }
+
+/// The resolved state's size is the same where the cull pass writes it and
+/// where the crowd and the impostors read it; its words round-trip.
+#[test]
+fn resolved_state_numbers_match() {
+    use stampede::crowd::resolved as r;
+    for spec in [
+        shaders::CULL,
+        shaders::CULL_OCCLUSION_SPLAT,
+        shaders::IMPOSTOR,
+    ] {
+        let source = spec.source().expect("composes");
+        assert_eq!(
+            wgsl_u32(&source, "STATE_WORDS"),
+            r::STATE_WORDS,
+            "{}",
+            spec.name
+        );
+    }
+    let vat = TechniqueKind::Vat
+        .crowd_module()
+        .source()
+        .expect("composes");
+    assert_eq!(wgsl_u32(&vat, "STATE_WORDS"), r::STATE_WORDS);
+    assert_eq!(r::PREVIOUS_STRIDE, 2 * r::STATE_WORDS);
+}

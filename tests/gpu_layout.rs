@@ -97,6 +97,7 @@ fn rust_mirrors_match_their_wgsl_structs() {
                 previous_time_lo,
                 jitter,
                 velocity,
+                resolved,
                 _pad,
             }),
         ),

@@ -21,6 +21,9 @@ pub struct CullView<'a> {
     /// Why the last frame drew no splats though they were on, if it drew
     /// none (the device's limits).
     pub splat_error: Option<String>,
+    /// Whether the camera's lists keep each instance's resolved state
+    /// (`Culler::resolved_state`): `Err` says why they cannot.
+    pub resolved_state: Result<bool, String>,
 }
 
 /// What the section says of the impostor atlas.
@@ -152,6 +155,17 @@ pub fn cull_section(ui: &mut egui::Ui, s: &mut CullSettings, view: &CullView<'_>
             );
             if let (true, Some(e)) = (s.splats, &view.splat_error) {
                 ui.label(egui::RichText::new(format!("no splats: {e}")).small());
+            }
+            ui.add_enabled(
+                s.culling || s.lod,
+                egui::Checkbox::new(&mut s.resolved_state, "state kept by the cull pass"),
+            )
+            .on_hover_text(
+                "The cull pass keeps each listed instance's placement, clips and times with its \
+                 list, and no vertex computes them again; off: every vertex computes them",
+            );
+            if let (true, Err(e)) = (s.resolved_state, &view.resolved_state) {
+                ui.label(egui::RichText::new(format!("state computed per vertex: {e}")).small());
             }
             crate::app::occlusion_ui::occlusion_controls(ui, s, &view.occlusion);
             let note = match view.technique {
@@ -286,6 +300,7 @@ mod tests {
             },
             occlusion: Default::default(),
             splat_error: Some("the adapter allows 8 storage buffers".into()),
+            resolved_state: Err("the adapter has no indirect-first-instance".into()),
         };
         let mut s = CullSettings::default();
         let mut h = Harness::new();
@@ -346,6 +361,14 @@ mod tests {
         assert!(s.splat_px > 7.0, "disabled without splats: {}", s.splat_px);
         h.click("splats", ui!());
         assert!(s.splats);
+
+        // The resolved state: its switch, and why it is not kept.
+        assert!(h.shows("state computed per vertex: the adapter has no indirect-first-instance"));
+        h.click("state kept by the cull pass", ui!());
+        assert!(!s.resolved_state);
+        assert!(!h.shows("state computed per vertex"));
+        h.click("state kept by the cull pass", ui!());
+        assert!(s.resolved_state);
 
         // The budget slider's rail (logarithmic): near 0 px at its left
         // end, near the most at its right.
@@ -427,6 +450,7 @@ mod tests {
             atlas: AtlasView::default(),
             occlusion: Default::default(),
             splat_error: None,
+            resolved_state: Ok(true),
         };
         let mut s = CullSettings::default();
         let mut h = Harness::new();

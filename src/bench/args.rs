@@ -81,6 +81,12 @@ pub struct BenchArgs {
     /// and report splats on ÷ off (one run, the same frames).
     #[arg(long)]
     pub compare_splat: bool,
+    /// Also measure every technique and count with each vertex computing
+    /// its instance's state (as if --resolved-state off), and report the
+    /// state kept by the cull pass ÷ computed per vertex (one run, the same
+    /// frames).
+    #[arg(long)]
+    pub compare_state: bool,
     /// After the measured frames, draw each instance in view alone against
     /// the last frame's depth and count those with a sample showing: what
     /// a perfect occlusion culler would draw (`exact` in the JSON, the
@@ -151,6 +157,7 @@ impl Default for BenchArgs {
             compare_occlusion: false,
             compare_impostor_quads: false,
             compare_splat: false,
+            compare_state: false,
             exact_visibility: false,
             shadows: crate::cli::ShadowArgs::default(),
             aa: crate::crowd::motion::Aa::Msaa,

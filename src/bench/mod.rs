@@ -343,6 +343,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
                 result.occlusion_off = mode == Mode::OcclusionOff;
                 result.square_impostors = mode == Mode::SquareImpostors;
                 result.splat_off = mode == Mode::SplatOff;
+                result.state_computed = mode == Mode::StateComputed;
                 result.aa_baseline = matches!(mode, Mode::AaBaseline(..));
                 result.separate = mode == Mode::Separate;
                 if mode == Mode::Run {
@@ -384,6 +385,9 @@ fn modes(args: &BenchArgs) -> Vec<Mode> {
     if args.compare_splat {
         modes.push(Mode::SplatOff);
     }
+    if args.compare_state {
+        modes.push(Mode::StateComputed);
+    }
     if args.compare_aa {
         modes.extend(mode::AA_BASELINES);
     }
@@ -414,6 +418,7 @@ fn far_field_report(renderer: &Renderer, config: &RendererConfig) -> FarFieldRep
         tight_impostors: config.cull.tight_impostors,
         splats: config.cull.splats && renderer.impostor_atlas().is_some(),
         splat_px: config.cull.splat_px,
+        resolved_state: config.cull.resolved_state,
         coarse_levels: config.cull.coarse_levels,
         shadow_distance: config.shadows.distance.to_string(),
         shadow_min_texels: config.shadows.min_caster_texels,

@@ -27,6 +27,8 @@ pub(super) enum Mode {
     SquareImpostors,
     /// The splat level off (`--compare-splat`).
     SplatOff,
+    /// Every vertex computes its instance's state (`--compare-state`).
+    StateComputed,
     /// Another anti-aliasing, with or without the velocity target
     /// (`--compare-aa`).
     AaBaseline(Aa, bool),
@@ -62,6 +64,10 @@ impl Mode {
                 splats: false,
                 ..run
             },
+            Mode::StateComputed => CullSettings {
+                resolved_state: false,
+                ..run
+            },
         }
     }
 
@@ -92,6 +98,7 @@ impl Mode {
             Mode::OcclusionOff => " (occlusion off)",
             Mode::SquareImpostors => " (square impostors)",
             Mode::SplatOff => " (splats off)",
+            Mode::StateComputed => " (state computed per vertex)",
             Mode::AaBaseline(Aa::Msaa, _) => " (msaa)",
             Mode::AaBaseline(_, true) => " (velocity only)",
             Mode::AaBaseline(..) => " (no aa)",

@@ -175,6 +175,15 @@ pub struct RunResult {
     /// `--compare-splat`.
     #[serde(default)]
     pub splat_off: bool,
+    /// Measured with each vertex computing its instance's state, as the
+    /// baseline of `--compare-state`.
+    #[serde(default)]
+    pub state_computed: bool,
+    /// Every renderer's camera lists kept each listed instance's state
+    /// (`crowd::resolved`) in the measured frames (reports from before it
+    /// read as false).
+    #[serde(default)]
+    pub resolved_state: bool,
     /// Instances in the view that occlusion culling did not draw in that
     /// frame (0 with it off).
     #[serde(default)]
@@ -250,6 +259,7 @@ impl RunResult {
             || self.occlusion_off
             || self.square_impostors
             || self.splat_off
+            || self.state_computed
             || self.aa_baseline
             || self.separate
     }
@@ -297,6 +307,11 @@ pub struct FarFieldReport {
     pub splats: bool,
     #[serde(default)]
     pub splat_px: f32,
+    /// The run asked for each listed instance's state kept by the cull
+    /// pass (`--resolved-state`; whether it was, per run: `resolved_state`
+    /// of each result). Reports from before it read as false.
+    #[serde(default)]
+    pub resolved_state: bool,
     pub coarse_levels: bool,
     /// `auto`, `off` or world units.
     pub shadow_distance: String,

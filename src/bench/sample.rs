@@ -166,6 +166,10 @@ impl Run<'_> {
             far_field_off: false,
             square_impostors: false,
             splat_off: false,
+            state_computed: false,
+            resolved_state: renderers
+                .iter()
+                .all(|r| r.culler().resolved_state() == Ok(true)),
             occlusion_off: false,
             separate: false,
             occluded: drew.iter().map(|d| d.occluded).sum(),

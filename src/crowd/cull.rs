@@ -130,6 +130,10 @@ pub struct CullSettings {
     /// The splat switch: the sphere's diameter on screen, in pixels, at or
     /// under which an impostor is a splat.
     pub splat_px: f32,
+    /// Keep each listed instance's animation state at the end of the
+    /// visible list (`crowd::resolved`), so the vertex shaders read it
+    /// instead of computing it (off: every vertex computes it).
+    pub resolved_state: bool,
 }
 
 /// The default impostor switch, in pixels of the bounding sphere's
@@ -152,6 +156,7 @@ impl Default for CullSettings {
             pyramid_mip: None,
             splats: true,
             splat_px: crate::crowd::splat::DEFAULT_SPLAT_PX,
+            resolved_state: true,
         }
     }
 }

@@ -64,7 +64,11 @@ pub struct FrameUniform {
     pub jitter: [f32; 2],
     /// 1 = the scene pass writes the velocity target.
     pub velocity: u32,
-    pub _pad: [u32; 3],
+    /// 1 = the crowd is drawn from visible lists bound whole, each ending
+    /// with the state the cull pass resolved for what it lists
+    /// (`crowd::resolved`); 0 = the vertex shaders compute it.
+    pub resolved: u32,
+    pub _pad: [u32; 2],
 }
 const _: () = assert!(std::mem::size_of::<FrameUniform>() == 480);
 
@@ -181,6 +185,7 @@ pub fn frame_uniform(
         previous_time_lo: time_lo,
         jitter: [0.0; 2],
         velocity: 0,
-        _pad: [0; 3],
+        resolved: 0,
+        _pad: [0; 2],
     }
 }

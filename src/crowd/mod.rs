@@ -16,6 +16,7 @@ pub mod motion;
 pub mod occlusion;
 pub mod parity;
 pub mod placement;
+pub mod resolved;
 pub mod rng;
 pub mod scene;
 pub mod scene_spec;

@@ -287,6 +287,7 @@ impl Renderer {
     fn write_frame(&mut self, frame: &mut Frame) {
         let uniform = &mut frame.uniform;
         uniform.culled = self.culler.culled() as u32;
+        uniform.resolved = self.culler.lists_bound_whole() as u32;
         uniform.lod_tint = (self.culler.culled() && self.culler.settings.lod_tint) as u32;
         self.frame_group.write(&self.gpu.queue, uniform);
         self.last_frame = Some(*uniform);

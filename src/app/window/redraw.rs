@@ -139,6 +139,7 @@ impl Running {
                 atlas: crate::app::cull_ui::AtlasView::of(&self.renderer),
                 occlusion: crate::app::occlusion_ui::OcclusionView::of(&self.renderer),
                 splat_error: self.renderer.splat_error.clone(),
+                resolved_state: self.renderer.culler().resolved_state(),
             },
             shadows: crate::app::shadow_ui::ShadowView {
                 gpu_ms: self.renderer.shadow_gpu_ms(),

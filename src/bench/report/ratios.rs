@@ -71,6 +71,10 @@ pub struct Ratios {
     /// without it (below 1: splats save).
     #[serde(default)]
     pub splat_over_off: Vec<CullRatio>,
+    /// With `--compare-state`: each technique with the state kept by the
+    /// cull pass ÷ computed by every vertex (below 1: keeping it saves).
+    #[serde(default)]
+    pub state_kept_over_computed: Vec<CullRatio>,
     /// With `--compare-aa`: each technique with the run's anti-aliasing ÷
     /// with 4x MSAA, and ÷ with none.
     #[serde(default)]
@@ -147,6 +151,7 @@ impl BenchReport {
             occlusion_over_off: self.over_baseline(|r| r.occlusion_off),
             tight_over_square_impostors: self.over_baseline(|r| r.square_impostors),
             splat_over_off: self.over_baseline(|r| r.splat_off),
+            state_kept_over_computed: self.over_baseline(|r| r.state_computed),
             aa_over_msaa: self.over_baseline(|r| r.aa_baseline && r.aa == "msaa"),
             aa_over_off: self.over_baseline(|r| r.aa_baseline && r.aa == "off" && !r.velocity),
             velocity_over_off: self.velocity_over_off(),

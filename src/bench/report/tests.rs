@@ -34,6 +34,8 @@ fn result(technique: &str, count: u32, cpu: f64, wall: f64, gpu: Option<f64>) ->
         far_field_off: false,
         square_impostors: false,
         splat_off: false,
+        state_computed: false,
+        resolved_state: false,
         occlusion_off: false,
         occluded: 0,
         after_cut_wall_ms: Vec::new(),

@@ -114,6 +114,8 @@ impl BenchReport {
                     format!("{} (squares)", r.technique)
                 } else if r.splat_off {
                     format!("{} (no splats)", r.technique)
+                } else if r.state_computed {
+                    format!("{} (computed)", r.technique)
                 } else if r.separate {
                     format!("{} (separate)", r.technique)
                 } else if r.aa_baseline {
@@ -244,6 +246,7 @@ impl BenchReport {
                 &rs.tight_over_square_impostors,
             ),
             ("splats on ÷ off", &rs.splat_over_off),
+            ("state kept ÷ computed", &rs.state_kept_over_computed),
             ("anti-aliasing ÷ 4x MSAA", &rs.aa_over_msaa),
             ("anti-aliasing ÷ none", &rs.aa_over_off),
             ("velocity target ÷ none", &rs.velocity_over_off),
@@ -322,7 +325,7 @@ impl BenchReport {
     /// One CSV row per result, with a header.
     pub fn csv(&self) -> String {
         let mut s = String::from(
-            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade,shadow_casters_unseen_per_cascade,shadow_triangles_unseen_per_cascade,exact_visible,exact_occluded,exact_covering_none,exact_visible_triangles,exact_unoccluded_triangles,splats\n",
+            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade,shadow_casters_unseen_per_cascade,shadow_triangles_unseen_per_cascade,exact_visible,exact_occluded,exact_covering_none,exact_visible_triangles,exact_unoccluded_triangles,splats,resolved_state\n",
         );
         let cells = |p: Option<&Percentiles>| match p {
             Some(p) => format!("{:.4},{:.4},{:.4}", p.p50, p.p90, p.p99),
@@ -331,7 +334,7 @@ impl BenchReport {
         for r in &self.results {
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 r.technique,
                 r.count,
                 r.drawn,
@@ -357,6 +360,8 @@ impl BenchReport {
                     "square-impostors"
                 } else if r.splat_off {
                     "splat-off"
+                } else if r.state_computed {
+                    "state-computed"
                 } else if r.aa_baseline {
                     "aa-baseline"
                 } else if r.separate {
@@ -381,7 +386,8 @@ impl BenchReport {
                 join(&r.shadow_casters_unseen),
                 join(&r.shadow_triangles_unseen),
                 exact_cells(r.exact.as_ref()),
-                r.splats
+                r.splats,
+                r.resolved_state as u32
             );
         }
         s

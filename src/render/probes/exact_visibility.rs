@@ -200,7 +200,11 @@ impl Renderer {
                 usage,
             })
         };
-        let list_buffer = init("exact visibility list", &list, wgpu::BufferUsages::STORAGE);
+        // Bound whole: it ends as every list does, with its state stride,
+        // 0 (it keeps no state; the vertices compute it).
+        let mut words = list.clone();
+        words.push(0);
+        let list_buffer = init("exact visibility list", &words, wgpu::BufferUsages::STORAGE);
         let args_buffer = init("exact visibility args", &args, wgpu::BufferUsages::INDIRECT);
         let group = crate::render::util::pipeline::bind_group(
             device,

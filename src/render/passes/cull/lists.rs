@@ -1,8 +1,12 @@
 //! The cull pass's output for one view: the visible list (one region per
 //! mesh level, then the impostors'), the regions' indirect arguments with
 //! a few words after them (occlusion culling's counts and phase 2's
-//! dispatch), and the bind groups that fill and draw them.
+//! dispatch), and the bind groups that fill and draw them. A list made
+//! for one multi-draw ends with the state the cull pass resolved for each
+//! instance it lists (`crowd::resolved`), when the setting asks for it and
+//! the binding fits.
 
+use crate::crowd::resolved;
 use crate::render::passes::cull::Culler;
 use crate::render::passes::cull::occlusion::Bindings;
 use crate::render::passes::techniques::ARGS_WORDS;
@@ -27,6 +31,16 @@ pub(super) struct Lists {
     /// Made for the occlusion variant of the pass (its bindings' key), or
     /// for the plain pass.
     pub occlusion: Option<u64>,
+    /// The stride asked for (`want`) and the one the list has (0 where it
+    /// keeps no state: not asked for, or too large to bind).
+    pub state: StateStride,
+}
+
+/// A list's resolved-state stride: the one asked for and the one it has.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct StateStride {
+    pub want: u32,
+    pub has: u32,
 }
 
 impl Lists {
@@ -40,23 +54,43 @@ impl Culler {
     /// Lists for `count` instances whose pass reads its parameters from
     /// `params`, for the plain pass or (with `occlusion`: its output layout
     /// and bindings) the occlusion variant.
+    /// `state` is the resolved-state stride wanted (0: none); the list
+    /// keeps it when it is drawn by one multi-draw and fits a binding.
     pub(super) fn make_lists(
         &self,
         device: &wgpu::Device,
+        queue: &wgpu::Queue,
         count: u32,
         params: &wgpu::Buffer,
         occlusion: Option<(&wgpu::BindGroupLayout, &Bindings<'_>)>,
+        state: u32,
     ) -> Lists {
         let capacity = Self::capacity_for(count);
         let region = capacity.div_ceil(self.align_entries) * self.align_entries;
         let draws = self.region_draws();
         let regions = draws.len();
+        let region_bytes = region as u64 * regions as u64 * 4;
+        let limits = device.limits();
+        let limit = limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size);
+        let fits =
+            |stride: u32| region_bytes + 4 * resolved::trailer_words(capacity, stride) <= limit;
+        let has = if self.multi_draw && state != 0 && fits(state) {
+            state
+        } else {
+            0
+        };
         let visible = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("visible list"),
-            size: region as u64 * regions as u64 * 4,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            size: region_bytes + 4 * resolved::trailer_words(capacity, has),
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_SRC
+                | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
+        // The last word: the stride the shaders read.
+        queue.write_buffer(&visible, visible.size() - 4, bytemuck::bytes_of(&has));
         let mut words =
             Vec::with_capacity(regions * ARGS_WORDS + crate::crowd::occlusion::COUNTER_WORDS);
         let first_instance = |r: usize| {
@@ -134,6 +168,7 @@ impl Culler {
             bytes,
             multi: self.multi_draw,
             occlusion: occlusion.map(|(_, b)| b.key),
+            state: StateStride { want: state, has },
         }
     }
 

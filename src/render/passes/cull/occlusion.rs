@@ -386,6 +386,7 @@ impl Culler {
                 &mut late,
                 Some((&o, true)),
                 false,
+                true,
             );
             if let (Some(_), Some(lists)) = (uniform, &late) {
                 o.late_readback.copy(encoder, &lists.args, lists.bytes);

@@ -214,7 +214,9 @@ pub(super) fn read_lists(
     // The regions' arguments, not the counters after them (the list's
     // kept states follow its regions: a counter read as a region's count
     // would read them as entries).
-    let regions = words.len().saturating_sub(crate::crowd::occlusion::COUNTER_WORDS)
+    let regions = words
+        .len()
+        .saturating_sub(crate::crowd::occlusion::COUNTER_WORDS)
         / crate::render::passes::cull::ARGS_WORDS;
     let entries = words
         .chunks_exact(crate::render::passes::cull::ARGS_WORDS)

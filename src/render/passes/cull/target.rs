@@ -114,6 +114,7 @@ impl Culler {
             &mut target.lists,
             None,
             false,
+            false,
         );
         target.culled = target.last_uniform.is_some();
         if let (true, Some(lists)) = (target.culled, &target.lists) {
