@@ -6,8 +6,9 @@
 # takes under 6 minutes (every step has its own time limit):
 #   1. 1,000,000 horses at 1280x720 in the herd's view, the defaults
 #      (culling, LOD, the far field, shadows) and in the same run the far
-#      field off (--compare-far-field) and the splats off (--compare-splat),
-#      then culling, LOD and shadows off;
+#      field off (--compare-far-field), the splats off (--compare-splat) and
+#      each vertex computing its state (--compare-state), then 10,000,000
+#      horses, then culling, LOD and shadows off;
 #   2. every technique at 10,000 horses (the defaults);
 #   3. the far field at 10,000 and 100,000 (with and without it), occlusion
 #      culling on and off at 30,000 and 1,000,000 (two views, the second
@@ -104,7 +105,11 @@ view=(--behaviour on --size "$size")
 herd=("${view[@]}" --frames "$frames" --warmup "$warmup")
 # 1. A million horses: the defaults and, in the same run, the far field
 # off and the splats off; then everything off.
-step million 90 --techniques vat --counts 1000000 "${herd[@]}" --compare-far-field --compare-splat
+step million 90 --techniques vat --counts 1000000 "${herd[@]}" --compare-far-field --compare-splat \
+    --compare-state
+# 1a. Ten million horses (the crowd's largest; past one dispatch row of the
+# cull pass): a few frames, the defaults.
+step ten-million 60 --techniques vat --counts 10000000 "${view[@]}" --frames 5 --warmup 1
 step million-all-off 60 --techniques vat --counts 1000000 "${view[@]}" --frames 5 --warmup 1 \
     --culling off --lod off --shadows off
 # 2. Every technique at 10,000 with the defaults.

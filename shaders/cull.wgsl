@@ -239,9 +239,12 @@ fn cull_instance(m: CullModel, centre: vec3<f32>, radius: f32, scale: f32) -> u3
     return bits;
 }
 
+// One invocation per instance, `id.x + id.y * n.x * 64`: a dispatch has
+// at most 65,535 workgroups a row, so more than 4,194,240 instances take
+// several rows (`gpu::dispatch_rows`).
 @compute @workgroup_size(64)
-fn cs_cull(@builtin(global_invocation_id) id: vec3<u32>) {
-    let i = id.x;
+fn cs_cull(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) {
+    let i = id.x + id.y * n.x * 64u;
     if i >= cull.count {
         return;
     }

@@ -4,7 +4,8 @@
 // that no vertex computes it again (`listed.wgsl` reads it). A list ends
 // with one word, its state stride: 0 (it keeps no state), STATE_WORDS (the
 // state of each instance) or 2 * STATE_WORDS (also the state when the
-// previous frame was drawn, for the velocity target; the camera's lists).
+// previous frame was drawn: the camera's lists when the scene pass writes
+// the velocity target).
 // Instance i's state starts `(i + 1) * stride + 1` words before the end.
 // The words are the state's own bits: a vertex reading them gets exactly
 // what computing it gives. `crowd::resolved` is the Rust twin of the

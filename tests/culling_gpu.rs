@@ -207,6 +207,74 @@ fn culling_on_draws_the_same_image_as_culling_off() {
     }
 }
 
+/// More instances than one dispatch row holds (65,535 workgroups of 64:
+/// 4,194,240): the cull pass runs in rows, and the second row's instances
+/// are culled by the same rule as the first's. The crowd is as large as
+/// lavapipe's 128 MiB binding holds (4,194,304), the camera close to one of
+/// the last instances; the instances on both sides of the row's end are
+/// compared with the CPU rule.
+#[test]
+fn more_instances_than_a_dispatch_row_cull_like_the_cpu() {
+    let Some((mut view, loaded)) = view(ModelChoice::Horse, 1, 64, false) else {
+        return;
+    };
+    view.renderer.set_cull_settings(CullSettings {
+        lod: false,
+        ..CullSettings::default()
+    });
+    view.renderer.set_shadow_settings(ShadowSettings {
+        enabled: false,
+        ..ShadowSettings::default()
+    });
+    let row = stampede::gpu::MAX_DISPATCH_ROW * 64;
+    let binding = view.renderer.gpu.caps.max_storage_buffer_binding_size;
+    let count = (binding / 32).min(stampede::crowd::MAX_INSTANCES as u64) as u32;
+    assert!(count > row + 32, "the device holds {count} instances");
+    view.renderer.set_count(count).expect("fits the binding");
+    // A first frame looking where no horse is (all culled, nothing drawn),
+    // for the CPU's placement of the one to look at.
+    view.camera = view.renderer.default_camera();
+    view.camera.target = glam::Vec3::new(1e6, 0.0, 1e6);
+    view.camera.fov_y = 1e-3;
+    view.draw_frame(&settings(3.0)).expect("frame");
+    let sphere = view
+        .renderer
+        .culler()
+        .last_uniform()
+        .expect("culled")
+        .models[0]
+        .sphere;
+    let (aim, _, _) = common::world_sphere(&view.renderer, &loaded, sphere, SEED, count - 20);
+    view.camera = view.renderer.default_camera();
+    view.camera.target = aim;
+    view.camera.distance = 25.0;
+    // Narrow: the horses behind it are drawn at full detail (LOD off).
+    view.camera.fov_y = 4f32.to_radians();
+    view.draw_frame(&settings(3.0)).expect("frame");
+    let gpu = gpu_visible(&view);
+    let uniform = view.renderer.culler().last_uniform().expect("culled");
+    let planes = uniform.planes.map(glam::Vec4::from_array);
+    let model = &uniform.models[0];
+    let (mut checked, mut beyond) = (0, 0);
+    for i in row - 2_000..count {
+        let (c, radius, scale) =
+            common::world_sphere(&view.renderer, &loaded, model.sphere, SEED, i);
+        if stampede::crowd::cull::sphere_margin(&planes, c, radius).abs() < 1e-3 {
+            continue;
+        }
+        let cpu = uniform.cull_model(model, c, radius, scale).is_some();
+        assert_eq!(
+            gpu.contains_key(&i),
+            cpu,
+            "instance {i} (the row ends at {row})"
+        );
+        checked += 1;
+        beyond += (cpu && i >= row) as u32;
+    }
+    eprintln!("{count} instances: {checked} compared, {beyond} visible past the first row");
+    assert!(beyond > 0, "some of the second row's instances are in view");
+}
+
 #[test]
 fn one_and_a_million_instances_cull_without_errors() {
     let Some((mut view, loaded)) = view(ModelChoice::Horse, 1, 64, false) else {

@@ -171,3 +171,37 @@ fn a_capped_scene_draws_every_model_its_share() {
     eprintln!("{} skinned deer vertices match CPU skinning", queries.len());
     view.renderer.gpu.check().expect("no device error");
 }
+
+/// A count whose visible list (one region per model and level, each as
+/// large as the crowd's power of two) would pass the device's largest
+/// storage binding is refused, with the reason, and the renderer goes on
+/// with its count; one that fits is taken. Horses and birds have more
+/// regions than a horse alone, so on a 128 MiB binding (lavapipe, a
+/// browser) 2.2 million of them are refused though the instances fit.
+#[test]
+fn a_visible_list_past_the_binding_is_refused() {
+    let Some(gpu) = common::gpu_or_skip("instance_caps_gpu") else {
+        return;
+    };
+    let loaded = models();
+    let mut view = scene_with(gpu.clone(), &loaded, &[100, 100], false);
+    let limit = gpu.caps.max_storage_buffer_binding_size;
+    let regions = view.renderer.culler().regions().regions() as u64;
+    let counts = [2_000_000u32, 200_000];
+    // Each region holds the crowd's power of two: 4,194,304 entries.
+    let list = regions * 4_194_304 * 4 + 4;
+    let result = view.renderer.set_counts(&counts);
+    if list > limit {
+        let err = result.expect_err("the list cannot be bound").to_string();
+        assert!(
+            err.contains("2200000 instances need a visible list of")
+                && err.contains(&format!("{regions} regions")),
+            "{err}"
+        );
+        assert_eq!(view.renderer.crowd().counts(), &[100, 100], "unchanged");
+        view.render(&FrameSettings::default()).expect("still draws");
+    } else {
+        eprintln!("this device binds {limit} bytes: {list} fit");
+        result.expect("fits");
+    }
+}

@@ -14,7 +14,7 @@ mod velocity_common;
 use gpu_common as common;
 use mixed_common::*;
 
-use stampede::crowd::resolved::{PREVIOUS_STRIDE, ResolvedState};
+use stampede::crowd::resolved::{PREVIOUS_STRIDE, ResolvedState, STATE_STRIDE};
 use stampede::crowd::{BehaviourSettings, FrameSettings};
 use stampede::render::TechniqueKind;
 use stampede::render::headless::{Headless, RgbaImage};
@@ -173,6 +173,17 @@ fn the_velocity_target_is_the_same_with_the_state_kept() {
                 let (_, after, motion) = velocity_common::two_frames(&mut view, &settings);
                 assert_eq!(after.velocity, 1);
                 assert_eq!(view.renderer.culler().resolved_state(), Ok(kept));
+                if kept {
+                    // With the velocity target the camera's list keeps the
+                    // previous frame's state too.
+                    let gpu = view.renderer.gpu.clone();
+                    let words = view
+                        .renderer
+                        .culler()
+                        .read_list_words(&gpu)
+                        .expect("reads back");
+                    assert_eq!(words.last(), Some(&PREVIOUS_STRIDE));
+                }
                 motions.push(motion);
             }
             let what = format!("behaviour {behaviour} at {distance}x");
@@ -233,11 +244,8 @@ fn the_kept_state_is_the_listed_instances_placement() {
     view.render(&settings).expect("renders");
     let renderer = &view.renderer;
     let words = renderer.culler().read_list_words(&gpu).expect("reads back");
-    assert_eq!(
-        *words.last().unwrap(),
-        PREVIOUS_STRIDE,
-        "the camera's stride"
-    );
+    // No velocity target: the camera's list keeps this frame's state only.
+    assert_eq!(*words.last().unwrap(), STATE_STRIDE, "the camera's stride");
     let lists = renderer.culler().read_lists(&gpu).expect("reads back");
     let frame = renderer.last_frame.expect("a frame");
     let written = renderer.crowd().models_written();
@@ -256,7 +264,7 @@ fn the_kept_state_is_the_listed_instances_placement() {
         );
         let f = table.frame_for(&frame);
         let cpu = looped(&loaded, m, table, &inst, &f);
-        let kept = ResolvedState::in_list(&words, i, PREVIOUS_STRIDE, false);
+        let kept = ResolvedState::in_list(&words, i, STATE_STRIDE, false);
         let near = |a: glam::Vec3, b: glam::Vec3| (a - b).length() <= 1e-3 * (1.0 + b.length());
         assert!(
             near(kept.origin, cpu.origin)

@@ -15,7 +15,7 @@ pub struct ViewerArgs {
     /// scene of several models (`--model horse:2000 --model bird:1500`).
     #[arg(long = "model", default_value = "horse", value_name = "MODEL[:COUNT]")]
     pub models: Vec<String>,
-    /// Number of instances (1 to 1,000,000) of a model given without a
+    /// Number of instances (1 to 10,000,000, as far as the GPU's storage bindings allow; a flock at most 1,000,000 birds) of a model given without a
     /// count (default 2000).
     #[arg(long)]
     pub count: Option<u64>,

@@ -22,7 +22,13 @@ pub struct Instance {
 const _: () = assert!(std::mem::size_of::<Instance>() == 32);
 
 /// The most instances the viewer accepts.
-pub const MAX_INSTANCES: u32 = 1_000_000;
+pub const MAX_INSTANCES: u32 = 10_000_000;
+
+/// The most birds one flock simulates: its two state buffers (48 bytes a
+/// bird) then fit 128 MiB, the storage binding every WebGPU device
+/// offers. A crowd may hold more instances than that (`MAX_INSTANCES`),
+/// but not more flying ones: [`validate_flock`] refuses them.
+pub const MAX_FLOCK: u32 = 1_000_000;
 
 /// How the crowd moves (computed on the GPU from time).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +61,22 @@ pub enum CountError {
     },
     #[error("{count} instances are more than a crowd holds: at most {max}")]
     OverMax { count: u64, max: u32 },
+    #[error(
+        "{count} instances need a visible list of {bytes} bytes (the cull pass's {regions} \
+         regions, one per model and level), more than this GPU's storage buffer limit of \
+         {limit} bytes"
+    )]
+    Lists {
+        count: u64,
+        regions: usize,
+        bytes: u64,
+        limit: u64,
+    },
+    #[error(
+        "{birds} birds are more than a flock holds: at most {max} birds fly in one flock \
+         (its state must fit a 128 MiB storage binding); fewer birds, or other models for the rest"
+    )]
+    Flock { birds: u64, max: u32 },
 }
 
 /// Instance `index` of the crowd grown from `seed`. It depends on nothing
@@ -128,6 +150,18 @@ pub fn grow_capacity(current: u32, needed: u32) -> u32 {
     }
 }
 
+/// Checks the birds of a crowd's flock (every instance of a model that
+/// flies in the flock, behaviour on or not) against [`MAX_FLOCK`].
+pub fn validate_flock(birds: u64) -> Result<(), CountError> {
+    if birds > MAX_FLOCK as u64 {
+        return Err(CountError::Flock {
+            birds,
+            max: MAX_FLOCK,
+        });
+    }
+    Ok(())
+}
+
 /// Checks a requested count against the limits; returns it when usable.
 pub fn validate_count(count: u64, max_binding: u64) -> Result<u32, CountError> {
     let size = std::mem::size_of::<Instance>() as u64;
@@ -191,17 +225,25 @@ mod tests {
         assert!(matches!(validate_count(0, 1 << 27), Err(CountError::Zero)));
         // Over the crowd's own limit: said as that, not as the GPU's
         // (whose binding would hold it).
-        let over = validate_count(2_000_000, 1 << 30).unwrap_err();
+        let over = validate_count(20_000_000, 1 << 30).unwrap_err();
         assert!(matches!(over, CountError::OverMax { .. }), "{over}");
-        assert!(over.to_string().contains("at most 1000000"), "{over}");
+        assert!(over.to_string().contains("at most 10000000"), "{over}");
+        // WebGPU's default binding (128 MiB) holds 4,194,304 instances.
         assert!(matches!(
             validate_count(5_000_000, 1 << 27),
-            Err(CountError::OverMax { .. })
+            Err(CountError::TooMany { max: 4_194_304, .. })
         ));
         assert!(matches!(
             validate_count(1000, 3200),
             Err(CountError::TooMany { max: 100, .. })
         ));
+        assert!(validate_flock(MAX_FLOCK as u64).is_ok());
+        let flock = validate_flock(MAX_FLOCK as u64 + 1).unwrap_err();
+        assert!(
+            flock.to_string().contains("at most 1000000 birds"),
+            "{flock}"
+        );
+        assert_eq!(validate_count(10_000_000, 1 << 30).ok(), Some(10_000_000));
         assert_eq!(validate_count(1000, 1 << 27).ok(), Some(1000));
     }
 }

@@ -32,7 +32,7 @@ pub use clip_time::{instance_clip_time, instance_pose, pose_time};
 pub use flock::{FlockPreset, FlockTuning};
 pub use frame::{CLIP_MIXED, FrameSettings, FrameUniform, frame_uniform, sun_direction};
 pub use instance::{
-    CountError, CrowdMirror, Instance, MAX_INSTANCES, Motion, generate, grow_capacity,
-    validate_count,
+    CountError, CrowdMirror, Instance, MAX_FLOCK, MAX_INSTANCES, Motion, generate, grow_capacity,
+    validate_count, validate_flock,
 };
 pub use spec::CrowdSpec;

@@ -17,7 +17,8 @@ pub const STATE_WORDS: u32 = 16;
 /// A list's stride when it keeps each instance's state.
 pub const STATE_STRIDE: u32 = STATE_WORDS;
 /// A list's stride when it also keeps the state when the previous frame was
-/// drawn (the camera's lists: the velocity target's previous pose).
+/// drawn (the camera's lists when the scene pass writes the velocity
+/// target: its previous pose).
 pub const PREVIOUS_STRIDE: u32 = 2 * STATE_WORDS;
 
 /// Words after the regions of a list keeping `capacity` instances' states

@@ -386,9 +386,9 @@ mod tests {
             })
         );
         assert_eq!(
-            spec(&["horse:600k", "bird:500k"], None),
+            spec(&["horse:6M", "bird:5M"], None),
             Err(SceneSpecError::TooMany {
-                total: 1_100_000,
+                total: 11_000_000,
                 max: MAX_INSTANCES
             })
         );

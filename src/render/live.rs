@@ -41,6 +41,13 @@ impl Renderer {
         if counts == self.data.crowd.counts() {
             return Ok(());
         }
+        crate::crowd::validate_flock(crate::render::data::models::flock_birds(
+            &self.scene.models,
+            counts,
+        ))?;
+        let total: u64 = counts.iter().map(|&c| c as u64).sum();
+        self.culler
+            .check_count(&self.gpu.device, total.min(u32::MAX as u64) as u32)?;
         self.data
             .crowd
             .set_counts(&self.gpu.device, &self.gpu.queue, counts)?;

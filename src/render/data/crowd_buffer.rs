@@ -41,7 +41,9 @@ impl CrowdBuffer {
         max_binding: u64,
     ) -> Result<Self, CountError> {
         let total = validate_count(counts.iter().map(|&c| c as u64).sum(), max_binding)?;
-        let capacity = grow_capacity(0, total);
+        let capacity = grow_capacity(0, total)
+            .min((max_binding / std::mem::size_of::<Instance>() as u64) as u32)
+            .max(total);
         let mut crowd = Self {
             buffer: Self::allocate(device, capacity),
             seed,

@@ -4,14 +4,15 @@ use crate::crowd::flock::{Boid, FlockParams, FlockUniform, initial_boid};
 use crate::gpu::{GpuError, compute_storage, read_buffer};
 use crate::render::util::shaders;
 
+/// The flock's state buffers grow to at most twice the largest flock
+/// (`crowd::MAX_FLOCK`, which the renderer checks); that stays inside
+/// 128 MiB, the storage binding every WebGPU device offers, so no flock the
+/// crowd accepts can ask for a buffer over the limit.
+const _: () =
+    assert!(2 * (crate::crowd::MAX_FLOCK as u64) * std::mem::size_of::<Boid>() as u64 <= 128 << 20);
+
 const WORKGROUP: u32 = 64;
 
-/// The flock's state buffers grow to at most twice the largest crowd; that
-/// stays inside 128 MiB, the storage binding every WebGPU device offers, so
-/// no bird count the crowd accepts can ask for a buffer over the limit.
-const _: () = assert!(
-    2 * (crate::crowd::MAX_INSTANCES as u64) * std::mem::size_of::<Boid>() as u64 <= 128 << 20
-);
 const PASSES: [&str; 5] = [
     "clear_cells",
     "count_cells",

@@ -311,6 +311,16 @@ pub fn gaits(m: &CrowdModel) -> Option<HerdClips> {
         .flatten()
 }
 
+/// How many of `counts` (one per model of `models`) fly in the flock.
+pub fn flock_birds(models: &[CrowdModel], counts: &[u32]) -> u64 {
+    models
+        .iter()
+        .zip(counts)
+        .filter(|(m, _)| wings(m).is_some())
+        .map(|(_, &c)| c as u64)
+        .sum()
+}
+
 /// The flap and glide clips of a flyer, if it has them.
 pub fn wings(m: &CrowdModel) -> Option<(u32, u32)> {
     (m.motion == Motion::Flock)

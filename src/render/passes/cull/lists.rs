@@ -6,6 +6,7 @@
 //! instance it lists (`crowd::resolved`), when the setting asks for it and
 //! the binding fits.
 
+use crate::crowd::CountError;
 use crate::crowd::resolved;
 use crate::render::passes::cull::Culler;
 use crate::render::passes::cull::occlusion::Bindings;
@@ -76,11 +77,12 @@ impl Culler {
             .min(limits.max_buffer_size);
         let fits =
             |stride: u32| region_bytes + 4 * resolved::trailer_words(capacity, stride) <= limit;
-        let has = if self.multi_draw && state != 0 && fits(state) {
-            state
-        } else {
-            0
-        };
+        // The stride asked for; else this frame's state alone (the previous
+        // frame's is then computed); else none.
+        let has = [state, state.min(resolved::STATE_STRIDE)]
+            .into_iter()
+            .find(|&s| self.multi_draw && s != 0 && fits(s))
+            .unwrap_or(0);
         let visible = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("visible list"),
             size: region_bytes + 4 * resolved::trailer_words(capacity, has),
@@ -175,5 +177,28 @@ impl Culler {
     /// The instances lists made for `count` hold.
     pub(super) fn capacity_for(count: u32) -> u32 {
         count.max(64).next_power_of_two()
+    }
+
+    /// Refuses `count` instances when a visible list of their regions
+    /// (the state kept or not) would pass the device's largest binding:
+    /// the pass could not bind it.
+    pub fn check_count(&self, device: &wgpu::Device, count: u32) -> Result<(), CountError> {
+        let capacity = Self::capacity_for(count);
+        let region = capacity.div_ceil(self.align_entries) * self.align_entries;
+        let regions = self.region_draws().len();
+        let bytes = region as u64 * regions as u64 * 4 + 4 * resolved::trailer_words(capacity, 0);
+        let limits = device.limits();
+        let limit = limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size);
+        if bytes > limit {
+            return Err(CountError::Lists {
+                count: count as u64,
+                regions,
+                bytes,
+                limit,
+            });
+        }
+        Ok(())
     }
 }

@@ -351,7 +351,7 @@ impl Culler {
             None => None,
         };
         let key = bindings.as_ref().map(|(_, b)| b.key);
-        let state = self.state_stride(camera);
+        let state = self.state_stride(camera && ctx.frame.velocity != 0);
         if lists.as_ref().is_none_or(|l| {
             l.capacity < count
                 || l.multi != self.multi_draw
@@ -461,10 +461,11 @@ impl Culler {
         pass.set_bind_group(1, clip_group, &[]);
         pass.set_bind_group(2, crowd_group, &[]);
         pass.set_bind_group(3, &lists.out_group, &[]);
+        let groups = crate::gpu::dispatch_rows(count, 64);
         match kind {
-            CullDispatch::Plain => pass.dispatch_workgroups(count.div_ceil(64), 1, 1),
+            CullDispatch::Plain => pass.dispatch_workgroups(groups.0, groups.1, 1),
             CullDispatch::Early(o) => {
-                pass.dispatch_workgroups(count.div_ceil(64), 1, 1);
+                pass.dispatch_workgroups(groups.0, groups.1, 1);
                 // Phase 2's workgroups, from the survivors it listed (its
                 // group 1 is the plain pass's, splats or not).
                 pass.set_pipeline(&o.args_pipeline);
@@ -497,12 +498,13 @@ impl Culler {
         self.stats()
     }
 
-    /// The resolved-state stride of a view's lists (0: none): the camera's
-    /// also keep the previous frame's state (the velocity target's), a
-    /// light's only this frame's. Only lists bound whole can keep it.
-    fn state_stride(&self, camera: bool) -> u32 {
+    /// The resolved-state stride of a view's lists (0: none): with
+    /// `previous` (the camera's, when the scene pass writes the velocity
+    /// target) also the previous frame's state, else only this frame's.
+    /// Only lists bound whole can keep it.
+    fn state_stride(&self, previous: bool) -> u32 {
         use crate::crowd::resolved::{PREVIOUS_STRIDE, STATE_STRIDE};
-        match (self.settings.resolved_state && self.multi_draw, camera) {
+        match (self.settings.resolved_state && self.multi_draw, previous) {
             (false, _) => 0,
             (true, true) => PREVIOUS_STRIDE,
             (true, false) => STATE_STRIDE,
@@ -529,7 +531,10 @@ impl Culler {
                 .into());
         }
         match &self.lists {
+            // Not culled, or lists made before the setting was on.
+            _ if !self.active() => Ok(false),
             None => Ok(false),
+            Some(l) if l.state.want == 0 => Ok(false),
             Some(l) if l.state.has != 0 => Ok(true),
             Some(l) => Err(format!(
                 "a list keeping the state of {} instances would pass the \
