@@ -45,9 +45,11 @@ impl Renderer {
             &self.scene.models,
             counts,
         ))?;
-        let total: u64 = counts.iter().map(|&c| c as u64).sum();
-        self.culler
-            .check_count(&self.gpu.device, total.min(u32::MAX as u64) as u32)?;
+        let total = crate::crowd::validate_count(
+            counts.iter().map(|&c| c as u64).sum(),
+            self.gpu.caps.max_storage_buffer_binding_size,
+        )?;
+        self.culler.check_count(&self.gpu.device, total)?;
         self.data
             .crowd
             .set_counts(&self.gpu.device, &self.gpu.queue, counts)?;

@@ -183,10 +183,13 @@ impl Culler {
     /// (the state kept or not) would pass the device's largest binding:
     /// the pass could not bind it.
     pub fn check_count(&self, device: &wgpu::Device, count: u32) -> Result<(), CountError> {
-        let capacity = Self::capacity_for(count);
-        let region = capacity.div_ceil(self.align_entries) * self.align_entries;
+        // In u64: an absurd count (refused as such elsewhere) must not
+        // overflow here.
+        let capacity = (count.max(64) as u64).next_power_of_two();
+        let align = self.align_entries as u64;
+        let region = capacity.div_ceil(align) * align;
         let regions = self.region_draws().len();
-        let bytes = region as u64 * regions as u64 * 4 + 4 * resolved::trailer_words(capacity, 0);
+        let bytes = region * regions as u64 * 4 + 4 * resolved::trailer_words(0, 0);
         let limits = device.limits();
         let limit = limits
             .max_storage_buffer_binding_size
