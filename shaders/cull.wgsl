@@ -285,14 +285,16 @@ fn keep_state(i: u32, inst: Instance, a: AnimState) {
         return;
     }
     let at = state_word(len, i, stride);
+    store_state(at, a);
+    if stride >= 2u * STATE_WORDS && frame.velocity != 0u {
+        store_state(at + STATE_WORDS, previous_anim_state(i, inst));
+    }
+}
+
+// Writes state `a` into the list from word `at`.
+fn store_state(at: u32, a: AnimState) {
     let w = pack_state(a);
     for (var k = 0u; k < STATE_WORDS; k++) {
         visible_out[at + k] = w[k];
-    }
-    if stride >= 2u * STATE_WORDS && frame.velocity != 0u {
-        let before = pack_state(previous_anim_state(i, inst));
-        for (var k = 0u; k < STATE_WORDS; k++) {
-            visible_out[at + STATE_WORDS + k] = before[k];
-        }
     }
 }

@@ -477,30 +477,3 @@ fn clip_in_a_scene_is_one_for_all_or_one_per_model() {
         "{err}"
     );
 }
-
-/// A crowd holds up to 10,000,000 instances (as far as the device's
-/// binding allows), but a flock at most 1,000,000 birds: more birds are
-/// refused with the reason, before anything is drawn; as many horses are
-/// not refused for that.
-#[test]
-fn a_flock_over_its_limit_is_refused() {
-    let dir = std::env::temp_dir().join(format!("stampede-cli-flock-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let png = dir.join("shot.png");
-    let (ok, _, err) = stampede(&[
-        "--headless",
-        "--screenshot",
-        png.to_str().unwrap(),
-        "--size",
-        "64x36",
-        "--model",
-        "bird:1000001",
-    ]);
-    assert!(!ok, "a flock of 1,000,001 birds must fail");
-    assert!(
-        err.contains("1000001 birds are more than a flock holds: at most 1000000"),
-        "{err}"
-    );
-    assert!(!png.exists(), "nothing drawn");
-    std::fs::remove_dir_all(dir).ok();
-}

@@ -1,5 +1,6 @@
 //! The instance count changes at run time, up and down, without errors and
 //! without reallocating on every change; the crowd stays the same crowd.
+//! Counts past a limit are refused with the reason.
 
 mod gpu_common;
 use gpu_common as common;
@@ -154,4 +155,35 @@ fn each_models_instances_follow_the_counts() {
             .set_counts(&gpu.device, &gpu.queue, &[0, 0, 0])
             .is_err()
     );
+}
+
+/// A crowd holds up to 10,000,000 instances (as far as the device's
+/// binding allows), but a flock at most 1,000,000 birds: more birds are
+/// refused with the reason, before anything is drawn.
+#[test]
+fn a_flock_over_its_limit_is_refused() {
+    let dir = std::env::temp_dir().join(format!("stampede-cli-flock-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("shot.png");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_stampede"))
+        .args([
+            "--headless",
+            "--screenshot",
+            png.to_str().unwrap(),
+            "--size",
+            "64x36",
+            "--model",
+            "bird:1000001",
+        ])
+        .env("RUST_LOG", "warn")
+        .output()
+        .expect("the stampede binary runs");
+    let (ok, err) = (out.status.success(), String::from_utf8_lossy(&out.stderr));
+    assert!(!ok, "a flock of 1,000,001 birds must fail");
+    assert!(
+        err.contains("1000001 birds are more than a flock holds: at most 1000000"),
+        "{err}"
+    );
+    assert!(!png.exists(), "nothing drawn");
+    std::fs::remove_dir_all(dir).ok();
 }

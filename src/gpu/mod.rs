@@ -3,7 +3,10 @@
 //! Nothing here knows about crowds; the renderer and the window app build on
 //! a [`GpuContext`].
 
+mod dispatch;
 mod texture_read;
+
+pub use dispatch::{MAX_DISPATCH_ROW, dispatch_rows};
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -444,23 +447,6 @@ pub fn array_layers(device: &wgpu::Device, layers: u32) -> u32 {
     }
 }
 
-/// The most workgroups a dispatch has in one dimension (WebGPU's and
-/// wgpu's default limit).
-pub const MAX_DISPATCH_ROW: u32 = 65_535;
-
-/// Workgroups `(x, y)` covering `items` items of `size` each: one row when
-/// it fits [`MAX_DISPATCH_ROW`], else rows of it. The shader's item is
-/// `id.x + id.y * num_workgroups.x * size` (and it checks the count: the
-/// last row may run past it).
-pub fn dispatch_rows(items: u32, size: u32) -> (u32, u32) {
-    let groups = items.div_ceil(size.max(1)).max(1);
-    if groups <= MAX_DISPATCH_ROW {
-        (groups, 1)
-    } else {
-        (MAX_DISPATCH_ROW, groups.div_ceil(MAX_DISPATCH_ROW))
-    }
-}
-
 /// A compute-stage storage-buffer layout entry with no size limit.
 pub fn compute_storage(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
@@ -477,20 +463,7 @@ pub fn compute_storage(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEn
 
 #[cfg(test)]
 mod tests {
-    use super::{MAX_DISPATCH_ROW, dispatch_rows, limitations};
-
-    #[test]
-    fn dispatches_past_a_row_take_rows() {
-        assert_eq!(dispatch_rows(0, 64), (1, 1));
-        assert_eq!(dispatch_rows(1_000_000, 64), (15_625, 1));
-        let row = MAX_DISPATCH_ROW * 64;
-        assert_eq!(dispatch_rows(row, 64), (MAX_DISPATCH_ROW, 1));
-        assert_eq!(dispatch_rows(row + 1, 64), (MAX_DISPATCH_ROW, 2));
-        // Ten million: 156,250 workgroups in 3 rows, covering every item.
-        let (x, y) = dispatch_rows(10_000_000, 64);
-        assert_eq!((x, y), (MAX_DISPATCH_ROW, 3));
-        assert!(x as u64 * y as u64 * 64 >= 10_000_000);
-    }
+    use super::limitations;
 
     #[test]
     fn the_panel_says_what_a_device_leaves_out() {

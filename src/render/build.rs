@@ -113,15 +113,6 @@ impl Renderer {
         let backdrop = Backdrop::new(device, &targets, &frame_layout);
         let cpu_models: Vec<&Model> = models.iter().map(|m| m.model.as_ref()).collect();
         let model_gpu = ModelGpu::new(device, &gpu.queue, &cpu_models, &geometry.indices);
-        let counts: Vec<u32> = models.iter().map(|m| m.count).collect();
-        crate::crowd::validate_flock(crate::render::data::models::flock_birds(&models, &counts))?;
-        let crowd = CrowdBuffer::new(
-            device,
-            &gpu.queue,
-            config.seed,
-            &counts,
-            caps.max_storage_buffer_binding_size,
-        )?;
         let sources = models
             .iter()
             .zip(&geometry.meshes)
@@ -137,7 +128,15 @@ impl Renderer {
         let clip_buffer =
             crate::render::passes::techniques::clip_buffer(device, "clip table", &clip_table);
         let mut culler = Culler::new(device, &frame_layout, &clip_buffer, sources);
-        culler.check_count(device, crowd.count())?;
+        let counts: Vec<u32> = models.iter().map(|m| m.count).collect();
+        crate::render::live::check_counts(&gpu, &culler, &models, &counts)?;
+        let crowd = CrowdBuffer::new(
+            device,
+            &gpu.queue,
+            config.seed,
+            &counts,
+            caps.max_storage_buffer_binding_size,
+        )?;
         culler.settings = config.cull;
         let mut shadows = ShadowMaps::new(device, &caps, &frame_layout, &frame_buffer, &culler);
         shadows.settings = config.shadows;

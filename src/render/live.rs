@@ -41,15 +41,7 @@ impl Renderer {
         if counts == self.data.crowd.counts() {
             return Ok(());
         }
-        crate::crowd::validate_flock(crate::render::data::models::flock_birds(
-            &self.scene.models,
-            counts,
-        ))?;
-        let total = crate::crowd::validate_count(
-            counts.iter().map(|&c| c as u64).sum(),
-            self.gpu.caps.max_storage_buffer_binding_size,
-        )?;
-        self.culler.check_count(&self.gpu.device, total)?;
+        check_counts(&self.gpu, &self.culler, &self.scene.models, counts)?;
         self.data
             .crowd
             .set_counts(&self.gpu.device, &self.gpu.queue, counts)?;
@@ -75,4 +67,23 @@ impl Renderer {
         let counts = share_count(self.data.crowd.counts(), count);
         self.set_counts(&counts)
     }
+}
+
+/// What a crowd of `counts` (one per model of `models`) must pass before
+/// anything is allocated for it, at creation and live: a flock of at most
+/// `crowd::MAX_FLOCK` birds, instances the device's binding holds, and
+/// visible lists it holds. Returns the crowd's total.
+pub(super) fn check_counts(
+    gpu: &crate::gpu::GpuContext,
+    culler: &crate::render::Culler,
+    models: &[crate::render::data::models::CrowdModel],
+    counts: &[u32],
+) -> Result<u32, CountError> {
+    crate::crowd::validate_flock(crate::render::data::models::flock_birds(models, counts))?;
+    let total = crate::crowd::validate_count(
+        counts.iter().map(|&c| c as u64).sum(),
+        gpu.caps.max_storage_buffer_binding_size,
+    )?;
+    culler.check_count(total)?;
+    Ok(total)
 }

@@ -67,16 +67,13 @@ impl Culler {
         state: u32,
     ) -> Lists {
         let capacity = Self::capacity_for(count);
-        let region = capacity.div_ceil(self.align_entries) * self.align_entries;
+        let region = self.region_entries(capacity as u64) as u32;
         let draws = self.region_draws();
         let regions = draws.len();
         let region_bytes = region as u64 * regions as u64 * 4;
-        let limits = device.limits();
-        let limit = limits
-            .max_storage_buffer_binding_size
-            .min(limits.max_buffer_size);
-        let fits =
-            |stride: u32| region_bytes + 4 * resolved::trailer_words(capacity, stride) <= limit;
+        let fits = |stride: u32| {
+            region_bytes + 4 * resolved::trailer_words(capacity, stride) <= self.max_binding
+        };
         // The stride asked for; else this frame's state alone (the previous
         // frame's is then computed); else none.
         let has = [state, state.min(resolved::STATE_STRIDE)]
@@ -179,27 +176,30 @@ impl Culler {
         count.max(64).next_power_of_two()
     }
 
+    /// Entries per region of a list for `capacity` instances: a multiple
+    /// of the storage offset alignment (a region is bound at its offset
+    /// without one multi-draw).
+    fn region_entries(&self, capacity: u64) -> u64 {
+        let align = self.align_entries as u64;
+        capacity.div_ceil(align) * align
+    }
+
     /// Refuses `count` instances when a visible list of their regions
     /// (the state kept or not) would pass the device's largest binding:
     /// the pass could not bind it.
-    pub fn check_count(&self, device: &wgpu::Device, count: u32) -> Result<(), CountError> {
+    pub fn check_count(&self, count: u32) -> Result<(), CountError> {
         // In u64: an absurd count (refused as such elsewhere) must not
         // overflow here.
         let capacity = (count.max(64) as u64).next_power_of_two();
-        let align = self.align_entries as u64;
-        let region = capacity.div_ceil(align) * align;
         let regions = self.region_draws().len();
-        let bytes = region * regions as u64 * 4 + 4 * resolved::trailer_words(0, 0);
-        let limits = device.limits();
-        let limit = limits
-            .max_storage_buffer_binding_size
-            .min(limits.max_buffer_size);
-        if bytes > limit {
+        let bytes =
+            self.region_entries(capacity) * regions as u64 * 4 + 4 * resolved::trailer_words(0, 0);
+        if bytes > self.max_binding {
             return Err(CountError::Lists {
                 count: count as u64,
                 regions,
                 bytes,
-                limit,
+                limit: self.max_binding,
             });
         }
         Ok(())

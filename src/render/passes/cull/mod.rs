@@ -20,6 +20,7 @@ pub mod regions;
 mod scene;
 mod source;
 mod splat;
+mod state;
 mod target;
 
 pub use draw::{DirectDraws, DirectRange};
@@ -85,9 +86,9 @@ pub struct Culler {
     splat: Option<splat::SplatCull>,
     /// Whether the camera's next cull writes splats (`set_splats`).
     splat_this_frame: bool,
-    /// The largest binding the device allows, in MiB (what a list keeping
-    /// the resolved state must fit).
-    max_binding_mib: u64,
+    /// The largest buffer the device binds, in bytes (what a visible list,
+    /// with or without the resolved state, must fit).
+    max_binding: u64,
 }
 
 /// Which dispatch of the cull pass to record.
@@ -202,11 +203,10 @@ impl Culler {
             &[(0, dummy.as_entire_binding())],
         );
         let align = device.limits().min_storage_buffer_offset_alignment.max(4);
-        let max_binding_mib = device
-            .limits()
+        let limits = device.limits();
+        let max_binding = limits
             .max_storage_buffer_binding_size
-            .min(device.limits().max_buffer_size)
-            >> 20;
+            .min(limits.max_buffer_size);
         let occlusion_unsupported = occlusion::unsupported_reason(device);
         Self {
             pipeline,
@@ -239,7 +239,7 @@ impl Culler {
             clip_buffer: clip_buffer.clone(),
             splat: None,
             splat_this_frame: false,
-            max_binding_mib,
+            max_binding,
         }
     }
 
@@ -269,15 +269,6 @@ impl Culler {
     /// phase 1), waiting for the GPU (tests).
     pub fn read_early_lists(&self, gpu: &crate::gpu::GpuContext) -> Result<VisibleLists, GpuError> {
         readback::read_lists(self.lists.as_ref(), gpu)
-    }
-
-    /// The camera's visible list read back whole, its regions, kept states
-    /// and stride word (tests), waiting for the GPU.
-    pub fn read_list_words(&self, gpu: &crate::gpu::GpuContext) -> Result<Vec<u32>, GpuError> {
-        match &self.lists {
-            Some(l) => gpu.read_words(&l.visible, 0, l.visible.size()),
-            None => Ok(Vec::new()),
-        }
     }
 
     /// Group 3 of every technique's crowd pipeline: the visible list.
@@ -496,52 +487,6 @@ impl Culler {
             o.late_readback.collect(device, true);
         }
         self.stats()
-    }
-
-    /// The resolved-state stride of a view's lists (0: none): with
-    /// `previous` (the camera's, when the scene pass writes the velocity
-    /// target) also the previous frame's state, else only this frame's.
-    /// Only lists bound whole can keep it.
-    fn state_stride(&self, previous: bool) -> u32 {
-        use crate::crowd::resolved::{PREVIOUS_STRIDE, STATE_STRIDE};
-        match (self.settings.resolved_state && self.multi_draw, previous) {
-            (false, _) => 0,
-            (true, true) => PREVIOUS_STRIDE,
-            (true, false) => STATE_STRIDE,
-        }
-    }
-
-    /// True when this frame's crowd is drawn from lists bound whole (the
-    /// frame uniform's `resolved`: the vertex shaders then read each
-    /// list's state stride, and the state where it is kept).
-    pub fn lists_bound_whole(&self) -> bool {
-        self.culled_this_frame && self.lists.as_ref().is_some_and(|l| l.multi)
-    }
-
-    /// Whether the camera's lists keep the resolved state: `Ok(true)` when
-    /// they do, `Ok(false)` when the setting is off or nothing was culled
-    /// yet, `Err(why)` when the setting is on and they cannot.
-    pub fn resolved_state(&self) -> Result<bool, String> {
-        if !self.settings.resolved_state {
-            return Ok(false);
-        }
-        if !self.multi_draw {
-            return Err("the adapter has no indirect-first-instance: \
-                        the lists are bound a region at a time"
-                .into());
-        }
-        match &self.lists {
-            // Not culled, or lists made before the setting was on.
-            _ if !self.active() => Ok(false),
-            None => Ok(false),
-            Some(l) if l.state.want == 0 => Ok(false),
-            Some(l) if l.state.has != 0 => Ok(true),
-            Some(l) => Err(format!(
-                "a list keeping the state of {} instances would pass the \
-                 device's {} MiB binding limit",
-                l.capacity, self.max_binding_mib
-            )),
-        }
     }
 
     /// GPU bytes of the lists and arguments.

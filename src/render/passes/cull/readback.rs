@@ -195,28 +195,14 @@ pub(super) fn read_lists(
     let Some(lists) = lists else {
         return Ok(crate::render::passes::cull::VisibleLists::default());
     };
-    let staging = |label, size| {
-        gpu.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(label),
-            size,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        })
-    };
     // The regions' arguments, not the counters after them (the list's
     // kept states follow its regions: a counter read as a region's count
-    // would read them as entries); the regions alone are copied.
+    // would read them as entries); the regions alone are read.
     let regions = (lists.bytes as usize / 4).saturating_sub(crate::crowd::occlusion::COUNTER_WORDS)
         / crate::render::passes::cull::ARGS_WORDS;
     let region_bytes = (regions as u64 * lists.region as u64 * 4).min(lists.visible.size());
-    let args = staging("cull args copy", lists.bytes);
-    let visible = staging("visible list copy", region_bytes.max(4));
-    let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    encoder.copy_buffer_to_buffer(&lists.args, 0, &args, 0, lists.bytes);
-    encoder.copy_buffer_to_buffer(&lists.visible, 0, &visible, 0, region_bytes);
-    gpu.queue.submit([encoder.finish()]);
-    let words: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu.read(&args, lists.bytes)?);
-    let all: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu.read(&visible, region_bytes)?);
+    let words: Vec<u32> = gpu.read_words(&lists.args, 0, lists.bytes)?;
+    let all: Vec<u32> = gpu.read_words(&lists.visible, 0, region_bytes)?;
     let entries = words
         .chunks_exact(crate::render::passes::cull::ARGS_WORDS)
         .take(regions)
