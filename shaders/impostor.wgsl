@@ -6,7 +6,7 @@
 // two crossfading clips. The fragment reads the baked albedo, normal and
 // depth, so the impostor is lit by the sun, receives shadows, and meets
 // the ground and its neighbours at the depth of the surface it shows.
-// requires: crowd behaviour shadow impostor_common listed
+// requires: crowd behaviour shadow impostor_common listed box_depth
 
 @group(1) @binding(0) var atlas_albedo: texture_2d_array<f32>;
 @group(1) @binding(1) var atlas_normal_depth: texture_2d_array<f32>;
@@ -147,6 +147,16 @@ fn impostor_vertex(corner: u32, instance: u32, from_sun: bool) -> ImpostorOut {
     let world = centre + m * (qr * sx + qu * sy) * (atlas.extent * inst.scale);
     var out: ImpostorOut;
     out.clip_pos = vp * vec4<f32>(world, 1.0);
+    // The quad's depth is the nearest its box (the cell's square, the
+    // sphere's depth either side of it) comes to the camera or the sun.
+    // Every depth the fragment writes lies at or behind it, so the depth
+    // test can run before the fragment (`@early_depth_test`). Depth
+    // decides no pixel's coverage: the picture is the same. (A caster's
+    // fragment needs the quad's own depth: `tint.y` below.)
+    let half = vec3<f32>(atlas.extent, atlas.extent, atlas.sphere.w) * inst.scale;
+    let front = box_front(vp, centre, mat3x3<f32>(m * qr, m * qu, view), half);
+    let quad_depth = out.clip_pos.z;
+    out.clip_pos.z = front * out.clip_pos.w;
     out.uv = uv;
     out.world_pos = world;
     let before = atlas_place(atlas, impostor_frame(atlas, a.previous, a.previous_time), cell.y);
@@ -171,7 +181,9 @@ fn impostor_vertex(corner: u32, instance: u32, from_sun: bool) -> ImpostorOut {
         // changes per world unit towards the sun (constant: orthographic),
         // which the fragment stage cannot compute (`caster` is the vertex
         // stage's).
-        out.tint = vec4<f32>(dot(vec3<f32>(vp[0][2], vp[1][2], vp[2][2]), view), 0.0, 0.0, 0.0);
+        // The quad's own depth (orthographic: the same at every corner)
+        // follows in y.
+        out.tint = vec4<f32>(dot(vec3<f32>(vp[0][2], vp[1][2], vp[2][2]), view), quad_depth, 0.0, 0.0);
     }
     return out;
 }
@@ -247,13 +259,18 @@ struct ImpostorVelocityFragment {
     @builtin(frag_depth) depth: f32,
 };
 
+// Both scene entries write a depth at or behind the quad's (`box_front`):
+// where the device allows it (`render::util::shaders`), the depth test
+// runs before them. WebGPU has no such attribute: there it runs after.
 @fragment
+@early_depth_test(greater_equal)
 fn fs_impostor(in: ImpostorOut) -> ImpostorFragment {
     let s = impostor_shade(in);
     return ImpostorFragment(s.color, s.depth);
 }
 
 @fragment
+@early_depth_test(greater_equal)
 fn fs_impostor_velocity(in: ImpostorOut) -> ImpostorVelocityFragment {
     let s = impostor_shade(in);
     let now = frame.motion_view_proj * vec4<f32>(s.world, 1.0);
@@ -292,14 +309,18 @@ fn impostor_shade(in: ImpostorOut) -> ImpostorShade {
     let lit = shadow_tint(shade(shaded, n, world, sun.visibility), sun);
     var out: ImpostorShade;
     out.color = vec4<f32>(apply_fog(lit, world), coverage);
-    out.depth = clamp(clip.z / clip.w, 0.0, 1.0);
+    // Never in front of the quad (a texel filtered across the cell's
+    // edge, rounding): the early depth test's promise.
+    out.depth = max(clamp(clip.z / clip.w, 0.0, 1.0), in.clip_pos.z);
     out.world = world;
     return out;
 }
 
 // A caster's depth in its cascade: the surface the texel shows, where the
-// texel covers at least half (the map is not multisampled).
+// texel covers at least half (the map is not multisampled); never in front
+// of the quad, as in the scene.
 @fragment
+@early_depth_test(greater_equal)
 fn fs_impostor_shadow(in: ImpostorOut) -> @builtin(frag_depth) f32 {
     // Atlas texels per shadow-map texel (the vertex stage gave them per
     // clip-space unit; the map spans 2 of those).
@@ -313,5 +334,5 @@ fn fs_impostor_shadow(in: ImpostorOut) -> @builtin(frag_depth) f32 {
     // The quad's own depth here, moved to the surface the texel shows.
     let depth01 = texels.normal_depth.w / coverage;
     let t = atlas_of(in.model).sphere.w * in.fade_scale.y * (1.0 - 2.0 * depth01);
-    return clamp(in.clip_pos.z + t * in.tint.x, 0.0, 1.0);
+    return max(clamp(in.tint.y + t * in.tint.x, 0.0, 1.0), in.clip_pos.z);
 }

@@ -30,6 +30,26 @@ fn every_shader_validates() {
         if let Err(e) = validator.validate(&module) {
             failures.push(format!("{name}: {}", e.emit_to_string(&source)));
         }
+        // As a device without early depth tests gets it (WebGPU).
+        let plain = shaders::without_early_depth(&source);
+        let without =
+            naga::valid::Capabilities::all() - naga::valid::Capabilities::EARLY_DEPTH_TEST;
+        match naga::front::wgsl::parse_str(&plain) {
+            Ok(m) => {
+                let mut validator =
+                    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), without);
+                if let Err(e) = validator.validate(&m) {
+                    failures.push(format!(
+                        "{name} (no early depth): {}",
+                        e.emit_to_string(&plain)
+                    ));
+                }
+            }
+            Err(e) => failures.push(format!(
+                "{name} (no early depth): {}",
+                e.emit_to_string(&plain)
+            )),
+        }
     }
     assert!(
         failures.is_empty(),

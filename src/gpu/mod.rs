@@ -4,9 +4,11 @@
 //! a [`GpuContext`].
 
 mod dispatch;
+mod limitations;
 mod texture_read;
 
 pub use dispatch::{MAX_DISPATCH_ROW, dispatch_rows};
+pub use limitations::limitations;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -73,6 +75,15 @@ pub struct Capabilities {
     pub max_buffer_size: u64,
 }
 
+/// What a test's device leaves out even where the adapter has it
+/// ([`GpuContext::headless_withholding`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Withheld {
+    pub features: wgpu::Features,
+    /// At most this many storage buffers per shader stage.
+    pub storage_buffers: Option<u32>,
+}
+
 /// Instance, adapter, device and queue, shared by everything that draws.
 pub struct GpuContext {
     pub instance: wgpu::Instance,
@@ -105,10 +116,27 @@ impl GpuContext {
         pollster::block_on(Self::new(instance, None)).map(Arc::new)
     }
 
+    /// A device with no window that leaves out `withheld` even where the
+    /// adapter has it: tests draw what a device without it (a browser's
+    /// WebGPU) draws.
+    pub fn headless_withholding(withheld: Withheld) -> Result<Arc<Self>, GpuError> {
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        pollster::block_on(Self::withholding(instance, None, withheld)).map(Arc::new)
+    }
+
     /// A device for `instance`, able to present to `surface` when given.
     pub async fn new(
         instance: wgpu::Instance,
         surface: Option<&wgpu::Surface<'_>>,
+    ) -> Result<Self, GpuError> {
+        Self::withholding(instance, surface, Withheld::default()).await
+    }
+
+    async fn withholding(
+        instance: wgpu::Instance,
+        surface: Option<&wgpu::Surface<'_>>,
+        withheld: Withheld,
     ) -> Result<Self, GpuError> {
         let adapter = instance
             .request_adapter(&wgpu::RequestAdapterOptions {
@@ -131,12 +159,14 @@ impl GpuContext {
             | wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES
             | wgpu::Features::FLOAT32_FILTERABLE
             // The cull pass's single multi-draw (else one draw per level).
-            | wgpu::Features::INDIRECT_FIRST_INSTANCE;
-        let required_features = available & wanted;
+            | wgpu::Features::INDIRECT_FIRST_INSTANCE
+            // The impostors' depth test before their fragments.
+            | wgpu::Features::SHADER_EARLY_DEPTH_TEST;
+        let required_features = available & (wanted - withheld.features);
         let adapter_limits = adapter.limits();
         // Ask for what the adapter has: big crowds want big storage buffers
         // and big VATs want wide textures.
-        let required_limits = wgpu::Limits {
+        let mut required_limits = wgpu::Limits {
             max_storage_buffer_binding_size: adapter_limits.max_storage_buffer_binding_size,
             max_buffer_size: adapter_limits.max_buffer_size,
             max_texture_dimension_2d: adapter_limits.max_texture_dimension_2d,
@@ -148,6 +178,10 @@ impl GpuContext {
                 .max(wgpu::Limits::default().max_storage_buffers_per_shader_stage),
             ..wgpu::Limits::default().using_resolution(adapter_limits.clone())
         };
+        if let Some(n) = withheld.storage_buffers {
+            let limit = &mut required_limits.max_storage_buffers_per_shader_stage;
+            *limit = (*limit).min(n);
+        }
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("stampede device"),
@@ -293,30 +327,6 @@ fn watch(device: &wgpu::Device) -> Arc<Mutex<Option<String>>> {
     lost
 }
 
-/// What a device with `features` and `limits` leaves out, and what that
-/// changes on screen.
-pub fn limitations(features: wgpu::Features, limits: &wgpu::Limits) -> Vec<String> {
-    let mut out = Vec::new();
-    if !features.contains(wgpu::Features::TIMESTAMP_QUERY) {
-        out.push("no timestamp queries: GPU times are not measured".to_string());
-    }
-    if !features.contains(wgpu::Features::INDIRECT_FIRST_INSTANCE) {
-        out.push(
-            "no indirect-first-instance: the culled crowd is one indirect draw per level \
-             and model instead of one multi-draw"
-                .to_string(),
-        );
-    }
-    let binding = limits.max_storage_buffer_binding_size;
-    if binding < 1 << 30 {
-        out.push(format!(
-            "storage buffers bind at most {} MiB: the crowd's count is capped to fit",
-            binding >> 20
-        ));
-    }
-    out
-}
-
 fn describe(info: &wgpu::AdapterInfo) -> String {
     // Browsers keep the adapter's name to themselves.
     let name = if info.name.is_empty() {
@@ -458,25 +468,5 @@ pub fn compute_storage(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEn
             min_binding_size: None,
         },
         count: None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::limitations;
-
-    #[test]
-    fn the_panel_says_what_a_device_leaves_out() {
-        // WebGPU's defaults with no optional feature: all three are off.
-        let off = limitations(wgpu::Features::empty(), &wgpu::Limits::default());
-        assert_eq!(off.len(), 3, "{off:?}");
-        assert!(off[0].contains("timestamp") && off[1].contains("multi-draw"));
-        assert!(off[2].contains("128 MiB"), "{off:?}");
-        let all = wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::INDIRECT_FIRST_INSTANCE;
-        let big = wgpu::Limits {
-            max_storage_buffer_binding_size: 2 << 30,
-            ..Default::default()
-        };
-        assert!(limitations(all, &big).is_empty());
     }
 }

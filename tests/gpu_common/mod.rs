@@ -16,6 +16,15 @@ pub fn backend_or_skip(test: &str, backends: wgpu::Backends) -> Option<Arc<GpuCo
     or_skip(test, GpuContext::headless_on(backends))
 }
 
+/// [`gpu_or_skip`] with `withheld` left out even where the adapter has
+/// them (what a browser's WebGPU lacks).
+pub fn gpu_withholding_or_skip(
+    test: &str,
+    withheld: stampede::gpu::Withheld,
+) -> Option<Arc<GpuContext>> {
+    or_skip(test, GpuContext::headless_withholding(withheld))
+}
+
 fn or_skip(
     test: &str,
     device: Result<Arc<GpuContext>, stampede::gpu::GpuError>,

@@ -226,6 +226,23 @@ pub fn compose_from<'a>(
     Ok(order.iter().map(|(_, s)| *s).collect::<Vec<_>>().join("\n"))
 }
 
+/// `source` without its `@early_depth_test(...)` attributes, for a device
+/// without `SHADER_EARLY_DEPTH_TEST` (WebGPU has no such attribute): the
+/// depth test then runs after those fragments, as the attribute only
+/// allows it to run before.
+pub fn without_early_depth(source: &str) -> String {
+    const ATTRIBUTE: &str = "@early_depth_test(";
+    let mut out = String::with_capacity(source.len());
+    let mut rest = source;
+    while let Some(at) = rest.find(ATTRIBUTE) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + ATTRIBUTE.len()..];
+        rest = after.find(')').map_or("", |close| &after[close + 1..]);
+    }
+    out.push_str(rest);
+    out
+}
+
 impl ModuleSpec {
     /// The composed source.
     pub fn source(&self) -> Result<String, ShaderError> {
@@ -238,6 +255,14 @@ impl ModuleSpec {
         let source = self
             .source()
             .unwrap_or_else(|e| panic!("shader module '{}': {e}", self.name));
+        let source = if device
+            .features()
+            .contains(wgpu::Features::SHADER_EARLY_DEPTH_TEST)
+        {
+            source
+        } else {
+            without_early_depth(&source)
+        };
         device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(self.name),
             source: wgpu::ShaderSource::Wgsl(source.into()),
@@ -260,6 +285,17 @@ mod tests {
 
     fn fake(name: &str) -> Option<&'static str> {
         FAKE.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+    }
+
+    #[test]
+    fn early_depth_attributes_are_removed_and_nothing_else() {
+        let source = "@fragment\n@early_depth_test(greater_equal)\nfn a() {}\n\
+                      @fragment @early_depth_test(force) fn b() {}";
+        assert_eq!(
+            without_early_depth(source),
+            "@fragment\n\nfn a() {}\n@fragment  fn b() {}"
+        );
+        assert_eq!(without_early_depth("fn c() {}"), "fn c() {}");
     }
 
     #[test]

@@ -1,0 +1,56 @@
+//! What a device leaves out that a desktop GPU has, and what that changes
+//! on screen: one line each for the panel.
+
+/// What a device with `features` and `limits` leaves out, and what that
+/// changes on screen.
+pub fn limitations(features: wgpu::Features, limits: &wgpu::Limits) -> Vec<String> {
+    let mut out = Vec::new();
+    if !features.contains(wgpu::Features::TIMESTAMP_QUERY) {
+        out.push("no timestamp queries: GPU times are not measured".to_string());
+    }
+    if !features.contains(wgpu::Features::INDIRECT_FIRST_INSTANCE) {
+        out.push(
+            "no indirect-first-instance: the culled crowd is one indirect draw per level \
+             and model instead of one multi-draw"
+                .to_string(),
+        );
+    }
+    if !features.contains(wgpu::Features::SHADER_EARLY_DEPTH_TEST) {
+        out.push(
+            "no early depth test for shaders that write depth: the impostors' fragments \
+             are depth-tested after they are shaded"
+                .to_string(),
+        );
+    }
+    let binding = limits.max_storage_buffer_binding_size;
+    if binding < 1 << 30 {
+        out.push(format!(
+            "storage buffers bind at most {} MiB: the crowd's count is capped to fit",
+            binding >> 20
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::limitations;
+
+    #[test]
+    fn the_panel_says_what_a_device_leaves_out() {
+        // WebGPU's defaults with no optional feature: all four are off.
+        let off = limitations(wgpu::Features::empty(), &wgpu::Limits::default());
+        assert_eq!(off.len(), 4, "{off:?}");
+        assert!(off[0].contains("timestamp") && off[1].contains("multi-draw"));
+        assert!(off[2].contains("early depth"), "{off:?}");
+        assert!(off[3].contains("128 MiB"), "{off:?}");
+        let all = wgpu::Features::TIMESTAMP_QUERY
+            | wgpu::Features::INDIRECT_FIRST_INSTANCE
+            | wgpu::Features::SHADER_EARLY_DEPTH_TEST;
+        let big = wgpu::Limits {
+            max_storage_buffer_binding_size: 2 << 30,
+            ..Default::default()
+        };
+        assert!(limitations(all, &big).is_empty());
+    }
+}
