@@ -84,11 +84,9 @@ struct CullParams {
     models: array<CullModel, MAX_SCENE_MODELS>,
 };
 
-// Read-only storage, not uniform, for the reason `frame` is (common.wgsl):
-// lavapipe recompiles a shader whenever the uniform values its branches
-// depend on differ from the last bind, and the camera and each shadow
-// cascade are culled with different parameters every frame.
-@group(3) @binding(0) var<storage, read> cull: CullParams;
+// `cull` (group 3, binding 0) is declared by cull_params.wgsl (read-only
+// storage) or cull_params_uniform.wgsl (a uniform, on devices that bind
+// too few storage buffers for the camera's cull with splats).
 // Five words per region: index count, instance count, first index, base
 // vertex, first instance.
 @group(3) @binding(1) var<storage, read_write> draw_args: array<atomic<u32>>;

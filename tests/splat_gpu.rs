@@ -252,3 +252,47 @@ fn splats_follow_new_targets() {
         "the splats' picture changed with new targets"
     );
 }
+
+/// A browser's WebGPU binds 10 storage buffers per stage, one fewer than
+/// the camera's cull with splats reads as storage: there the cull pass
+/// reads its parameters as a uniform (`cull::params_as_uniform`). A device
+/// held to 10 draws the far crowd's splats, and the whole picture (the
+/// shadow cascades are culled the same way), as the full device does, byte
+/// for byte.
+#[test]
+fn ten_storage_buffers_draw_the_same_splats() {
+    use stampede::render::passes::cull::params_as_uniform;
+    let Some((mut full, _)) = view(20_000, (160, 90), Aa::Msaa, false) else {
+        return;
+    };
+    let Some(gpu) = gpu_common::gpu_withholding_or_skip(
+        "splat_gpu",
+        stampede::gpu::Withheld {
+            storage_buffers: Some(10),
+            ..Default::default()
+        },
+    ) else {
+        return;
+    };
+    let (mut ten, _) = view_on(gpu, 20_000, (160, 90), Aa::Msaa, false);
+    assert!(!params_as_uniform(&full.renderer.gpu.device));
+    assert!(params_as_uniform(&ten.renderer.gpu.device));
+    let mut pictures = Vec::new();
+    for view in [&mut full, &mut ten] {
+        far_camera(view, 3.0);
+        let (picture, impostors, splats) = draw(view, CullSettings::default());
+        assert_eq!(view.renderer.splat_error, None, "splats are drawn");
+        eprintln!("{impostors} impostors, {splats} splats");
+        assert!(splats > 1000, "{splats} splats");
+        pictures.push((picture, impostors, splats));
+    }
+    let (a, b) = (&pictures[0], &pictures[1]);
+    assert_eq!((a.1, a.2), (b.1, b.2), "the same impostors and splats");
+    let differ =
+        a.0.pixels
+            .chunks_exact(4)
+            .zip(b.0.pixels.chunks_exact(4))
+            .filter(|(x, y)| x != y)
+            .count();
+    assert_eq!(differ, 0, "{differ} pixels differ with 10 storage buffers");
+}

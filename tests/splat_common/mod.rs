@@ -17,6 +17,17 @@ pub const SEED: u64 = 5;
 
 pub fn view(count: u32, size: (u32, u32), aa: Aa, velocity: bool) -> Option<(Headless, Loaded)> {
     let gpu = gpu_common::gpu_or_skip("splat")?;
+    Some(view_on(gpu, count, size, aa, velocity))
+}
+
+/// [`view`] on `gpu`.
+pub fn view_on(
+    gpu: std::sync::Arc<stampede::gpu::GpuContext>,
+    count: u32,
+    size: (u32, u32),
+    aa: Aa,
+    velocity: bool,
+) -> (Headless, Loaded) {
     let loaded = load(&ModelChoice::Horse, 30.0, Precision::F16, None).expect("the model bakes");
     let mut config =
         RendererConfig::for_model(&loaded, size.0, size.1, count, SEED, headless::FORMAT);
@@ -24,7 +35,7 @@ pub fn view(count: u32, size: (u32, u32), aa: Aa, velocity: bool) -> Option<(Hea
     config.targets.aa = aa;
     config.targets.velocity = velocity;
     let view = Headless::new(gpu, &loaded.model, &loaded.vat, &config).expect("renderer");
-    Some((view, loaded))
+    (view, loaded)
 }
 
 pub fn settings() -> FrameSettings {

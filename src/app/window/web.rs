@@ -192,6 +192,18 @@ impl super::App {
             }
         }
         let drops: Vec<(String, Vec<u8>)> = web.drops.borrow_mut().drain(..).collect();
+        if let Some(r) = &self.running {
+            // What the far field drew (the page passes it to the browser
+            // test): the splats counted, or why there are none.
+            use winit::platform::web::WindowExtWebSys;
+            if let Some(canvas) = r.window.canvas() {
+                let splats = match &r.renderer.splat_error {
+                    Some(why) => format!("none: {why}"),
+                    None => r.renderer.cull_stats().splats.to_string(),
+                };
+                let _ = canvas.set_attribute("data-splats", &splats);
+            }
+        }
         if let Some(r) = &mut self.running {
             for (name, bytes) in drops {
                 r.drop_bytes(name, bytes);

@@ -51,22 +51,34 @@ pub const HERD: ModuleSpec = ModuleSpec {
 /// views, and the camera's with occlusion off.
 pub const CULL: ModuleSpec = ModuleSpec {
     name: "cull",
-    roots: &["cull", "occlusion_off", "splat_off"],
+    roots: &["cull", "occlusion_off", "splat_off", "cull_params"],
+};
+/// [`CULL`] reading its parameters as a uniform (`cull_params_uniform`):
+/// on devices that bind too few storage buffers for [`CULL_SPLAT`].
+pub const CULL_UNIFORM: ModuleSpec = ModuleSpec {
+    name: "cull_uniform",
+    roots: &["cull", "occlusion_off", "splat_off", "cull_params_uniform"],
 };
 /// The cull pass with two-phase occlusion culling (the camera's view).
 pub const CULL_OCCLUSION: ModuleSpec = ModuleSpec {
     name: "cull_occlusion",
-    roots: &["cull", "occlusion", "splat_off"],
+    roots: &["cull", "occlusion", "splat_off", "cull_params"],
 };
 /// The camera's cull pass with the splat level (render::splat).
 pub const CULL_SPLAT: ModuleSpec = ModuleSpec {
     name: "cull_splat",
-    roots: &["cull", "occlusion_off", "splat"],
+    roots: &["cull", "occlusion_off", "splat", "cull_params"],
+};
+/// [`CULL_SPLAT`] reading its parameters as a uniform: 10 storage
+/// buffers, a browser's WebGPU limit.
+pub const CULL_SPLAT_UNIFORM: ModuleSpec = ModuleSpec {
+    name: "cull_splat_uniform",
+    roots: &["cull", "occlusion_off", "splat", "cull_params_uniform"],
 };
 /// The camera's cull pass with occlusion culling and the splat level.
 pub const CULL_OCCLUSION_SPLAT: ModuleSpec = ModuleSpec {
     name: "cull_occlusion_splat",
-    roots: &["cull", "occlusion", "splat"],
+    roots: &["cull", "occlusion", "splat", "cull_params"],
 };
 /// The splat level drawn into the scene (render::splat).
 pub const SPLAT_RESOLVE: ModuleSpec = ModuleSpec {
@@ -136,8 +148,10 @@ pub const OTHER_MODULES: &[ModuleSpec] = &[
     FLOCK,
     HERD,
     CULL,
+    CULL_UNIFORM,
     CULL_OCCLUSION,
     CULL_SPLAT,
+    CULL_SPLAT_UNIFORM,
     CULL_OCCLUSION_SPLAT,
     SPLAT_RESOLVE,
     PYRAMID,

@@ -26,6 +26,7 @@ mod target;
 pub use draw::{DirectDraws, DirectRange};
 use lists::Lists;
 pub use occlusion::{Occlusion, OcclusionCamera};
+pub use params::params_as_uniform;
 pub use readback::{ArgsReadback, CullStats, VisibleLists};
 pub use regions::RegionLayout;
 pub use source::CullSource;
@@ -148,12 +149,13 @@ impl Culler {
             &[(2, clip_buffer.as_entire_binding())],
         );
         let crowd = CrowdGroup::new(device, "cull crowd layout");
-        // The parameters are read-only storage, not uniform (see `cull` in
-        // cull.wgsl): several views are culled per frame, each with its own.
+        // The parameters are read-only storage, not uniform, where the
+        // device allows (cull_params.wgsl): several views are culled per
+        // frame, each with its own.
         let out_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("cull output layout"),
             entries: &[
-                crate::gpu::compute_storage(0, true),
+                params::params_entry(device),
                 crate::gpu::compute_storage(1, false),
                 crate::gpu::compute_storage(2, false),
             ],
@@ -171,7 +173,11 @@ impl Culler {
                 count: None,
             }],
         });
-        let module = shaders::CULL.create(device);
+        let module = if params::params_as_uniform(device) {
+            shaders::CULL_UNIFORM.create(device)
+        } else {
+            shaders::CULL.create(device)
+        };
         let pipeline = compute_pipeline(
             device,
             "cull pipeline",
@@ -184,12 +190,7 @@ impl Culler {
             &module,
             "cs_cull",
         );
-        let params = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("cull params"),
-            size: std::mem::size_of::<CullUniform>() as u64,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let params = params::params_buffer(device, "cull params");
         let dummy = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("visible list (direct draws)"),
             size: 256,

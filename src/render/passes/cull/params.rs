@@ -5,6 +5,42 @@ use crate::crowd::cull::{CullUniform, CullView, MAX_LEVELS};
 use crate::lod::LodLevel;
 use crate::render::passes::cull::Culler;
 
+/// Whether the cull pass reads its parameters as a uniform
+/// (shaders/cull_params_uniform.wgsl) rather than read-only storage
+/// (cull_params.wgsl): where the device binds fewer storage buffers per
+/// stage than the camera's cull with splats reads as storage (a browser's
+/// WebGPU allows 10). Elsewhere storage, for lavapipe (cull_params.wgsl).
+pub fn params_as_uniform(device: &wgpu::Device) -> bool {
+    device.limits().max_storage_buffers_per_shader_stage
+        < crate::render::passes::splat::NEEDED_STORAGE_BUFFERS
+}
+
+/// The parameters' binding (group 3, binding 0) as [`params_as_uniform`]
+/// says.
+pub(super) fn params_entry(device: &wgpu::Device) -> wgpu::BindGroupLayoutEntry {
+    let mut entry = crate::gpu::compute_storage(0, true);
+    if params_as_uniform(device) {
+        entry.ty = wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        };
+    }
+    entry
+}
+
+/// A buffer for one view's parameters, bindable either way.
+pub(super) fn params_buffer(device: &wgpu::Device, label: &str) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: std::mem::size_of::<CullUniform>() as u64,
+        usage: wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::UNIFORM
+            | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
 impl Culler {
     /// The pass's parameters for `view`, with where its counters are.
     pub(super) fn uniform(&self, view: &CullView, count: u32, region: u32) -> CullUniform {

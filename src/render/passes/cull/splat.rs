@@ -70,7 +70,11 @@ impl Culler {
                     crate::gpu::compute_storage(3, false),
                 ],
             });
-            let module = shaders::CULL_SPLAT.create(device);
+            let module = if super::params::params_as_uniform(device) {
+                shaders::CULL_SPLAT_UNIFORM.create(device)
+            } else {
+                shaders::CULL_SPLAT.create(device)
+            };
             let plain = compute_pipeline(
                 device,
                 "cull pipeline (splats)",

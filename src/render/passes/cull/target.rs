@@ -73,12 +73,7 @@ impl Culler {
     /// A new output of this pass.
     pub fn new_target(&self, device: &wgpu::Device, label: &str) -> CullTarget {
         CullTarget {
-            params: device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size: std::mem::size_of::<CullUniform>() as u64,
-                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            }),
+            params: super::params::params_buffer(device, label),
             lists: None,
             culled: false,
             last_uniform: None,

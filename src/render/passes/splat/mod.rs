@@ -13,16 +13,21 @@ use crate::render::util::{fullscreen, shaders};
 
 /// Storage buffers the camera's cull pass binds with splats: the plain
 /// pass's 10 (the frame, the clip table, five of the crowd's group, the
-/// parameters, arguments and visible list) and the planes. WebGPU's
-/// browsers allow 10 (Chromium's SwiftShader does, tests/browser.rs), so
-/// there the far field stays impostors and the panel says why. With
+/// parameters, arguments and visible list) and the planes. Where the
+/// device allows fewer (a browser's WebGPU allows 10), the parameters are
+/// a uniform instead (`cull::params_as_uniform`) and 10 are enough. With
 /// occlusion culling, occlusion's three more.
 pub const NEEDED_STORAGE_BUFFERS: u32 = 11;
 
 /// Why the device cannot draw splats (with occlusion culling on when
 /// `occlusion`), or `None` when it can.
 pub fn unsupported_reason(device: &wgpu::Device, occlusion: bool) -> Option<String> {
-    let need = NEEDED_STORAGE_BUFFERS + if occlusion { 3 } else { 0 };
+    let need = if occlusion {
+        NEEDED_STORAGE_BUFFERS + 3
+    } else {
+        // The parameters read as a uniform where 11 are not allowed.
+        NEEDED_STORAGE_BUFFERS - 1
+    };
     let have = device.limits().max_storage_buffers_per_shader_stage;
     (have < need).then(|| {
         format!(
