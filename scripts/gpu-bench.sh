@@ -8,7 +8,8 @@
 #      (culling, LOD, the far field, shadows) and in the same run the far
 #      field off (--compare-far-field), the splats off (--compare-splat) and
 #      each vertex computing its state (--compare-state), then 10,000,000
-#      horses, then culling, LOD and shadows off;
+#      horses, the impostors' early depth test on and off (splats off),
+#      then culling, LOD and shadows off;
 #   2. every technique at 10,000 horses (the defaults);
 #   3. the far field at 10,000 and 100,000 (with and without it), occlusion
 #      culling on and off at 30,000 and 1,000,000 (two views, the second
@@ -110,6 +111,13 @@ step million 90 --techniques vat --counts 1000000 "${herd[@]}" --compare-far-fie
 # 1a. Ten million horses (the crowd's largest; past one dispatch row of the
 # cull pass): a few frames, the defaults.
 step ten-million 60 --techniques vat --counts 10000000 "${view[@]}" --frames 5 --warmup 1
+# 1b. The impostors' early depth test on and off (off: the device opened
+# as a browser's, the depth test after their fragments), the splats off so
+# that the far field is all impostor quads.
+step early-depth-on 30 --techniques vat --counts 1000000 "${view[@]}" --frames 10 --warmup 2 \
+    --splat off
+step early-depth-off 30 --techniques vat --counts 1000000 "${view[@]}" --frames 10 --warmup 2 \
+    --splat off --early-depth off
 step million-all-off 60 --techniques vat --counts 1000000 "${view[@]}" --frames 5 --warmup 1 \
     --culling off --lod off --shadows off
 # 2. Every technique at 10,000 with the defaults.

@@ -46,6 +46,13 @@ fn small_bench_writes_valid_json_csv_and_chart() {
         let s = v["adapter"][key].as_str().unwrap_or_default();
         assert!(!s.is_empty(), "adapter.{key} missing in {text}");
     }
+    // lavapipe has the early depth test (`--early-depth off` below).
+    let off = v["adapter"]["off"].as_array().expect("adapter.off");
+    assert!(
+        !off.iter()
+            .any(|l| l.as_str().is_some_and(|l| l.contains("early depth"))),
+        "{text}"
+    );
     assert!(v["model"]["name"].as_str().is_some_and(|s| !s.is_empty()));
     for key in ["vertices", "triangles", "clips", "vat_bytes"] {
         positive(&v["model"][key], &format!("model.{key}"));
@@ -251,4 +258,50 @@ fn compute_skinning_is_measured_with_its_skin_pass() {
     assert_eq!(ratios.len(), 1);
     positive(&ratios[0]["wall_ms"], "compute_skinning_over_vat.wall_ms");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--early-depth off` opens the device as a browser's (no early depth
+/// test for shaders that write depth): the report says so, in the text
+/// and the JSON, and the impostors are drawn all the same.
+#[test]
+fn early_depth_off_is_a_device_without_it() {
+    if gpu_common::gpu_or_skip("early_depth_off_is_a_device_without_it").is_none() {
+        return;
+    }
+    let dir = out_dir("bench-early-depth");
+    let json = dir.join("b.json");
+    let output = run_bench(
+        &dir,
+        &[
+            "--techniques",
+            "vat",
+            "--counts",
+            "300",
+            "--frames",
+            "2",
+            "--warmup",
+            "1",
+            "--size",
+            "160x90",
+            "--splat",
+            "off",
+            "--early-depth",
+            "off",
+        ],
+        &[("--json", &json)],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "bench failed:\n{stdout}\n{stderr}");
+    assert!(stdout.contains("off: no early depth test"), "{stdout}");
+    let text = std::fs::read_to_string(&json).expect("--json was written");
+    let v: Value = serde_json::from_str(&text).expect("--json is valid JSON");
+    let off = v["adapter"]["off"].as_array().expect("adapter.off");
+    assert!(
+        off.iter()
+            .any(|l| l.as_str().is_some_and(|l| l.contains("early depth"))),
+        "{text}"
+    );
+    let impostors = v["results"][0]["impostors"].as_u64().unwrap_or(0);
+    assert!(impostors > 0, "{text}");
 }

@@ -87,6 +87,12 @@ pub struct BenchArgs {
     /// frames).
     #[arg(long)]
     pub compare_state: bool,
+    /// off: open the device without the early depth test for shaders that
+    /// write depth, as a browser's WebGPU has none (the impostors' depth
+    /// test then runs after their fragments; the picture is the same).
+    /// Compare two runs, on and off, for what it saves.
+    #[arg(long, value_enum, default_value_t = crate::cli::OnOff::On)]
+    pub early_depth: crate::cli::OnOff,
     /// After the measured frames, draw each instance in view alone against
     /// the last frame's depth and count those with a sample showing: what
     /// a perfect occlusion culler would draw (`exact` in the JSON, the
@@ -158,6 +164,7 @@ impl Default for BenchArgs {
             compare_impostor_quads: false,
             compare_splat: false,
             compare_state: false,
+            early_depth: crate::cli::OnOff::On,
             exact_visibility: false,
             shadows: crate::cli::ShadowArgs::default(),
             aa: crate::crowd::motion::Aa::Msaa,

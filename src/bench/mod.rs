@@ -86,7 +86,14 @@ pub fn run(args: &BenchArgs) -> Result<(), BenchError> {
     // A list of models that cannot be measured is refused before the GPU
     // is opened.
     args.plan()?;
-    let gpu = GpuContext::headless()?;
+    let gpu = if args.early_depth.is_on() {
+        GpuContext::headless()?
+    } else {
+        GpuContext::headless_withholding(crate::gpu::Withheld {
+            features: wgpu::Features::SHADER_EARLY_DEPTH_TEST,
+            ..Default::default()
+        })?
+    };
     let report = measure(gpu, args)?;
     print!("{}", report.text());
     if let Some(path) = &args.json {
@@ -220,7 +227,7 @@ pub fn measure(gpu: Arc<GpuContext>, args: &BenchArgs) -> Result<BenchReport, Be
 
     let (model, scene_models) = models.reports();
     let mut report = BenchReport {
-        adapter: AdapterReport::from_info(&gpu.info),
+        adapter: AdapterReport::from_gpu(&gpu),
         model,
         models: scene_models,
         size: [width, height],

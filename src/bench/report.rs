@@ -26,6 +26,9 @@ pub struct AdapterReport {
     pub device_type: String,
     /// Driver name and version, e.g. "llvmpipe / Mesa 22.3.6 (LLVM 15.0.6)".
     pub driver: String,
+    /// What the device left out (`GpuContext::limitations`), one line each.
+    #[serde(default)]
+    pub off: Vec<String>,
 }
 
 impl AdapterReport {
@@ -41,6 +44,15 @@ impl AdapterReport {
             backend: format!("{:?}", info.backend),
             device_type: format!("{:?}", info.device_type),
             driver,
+            off: Vec::new(),
+        }
+    }
+
+    /// The adapter of `gpu`, with what its device leaves out.
+    pub fn from_gpu(gpu: &crate::gpu::GpuContext) -> Self {
+        Self {
+            off: gpu.limitations.clone(),
+            ..Self::from_info(&gpu.info)
         }
     }
 }

@@ -65,6 +65,7 @@ fn report(results: Vec<RunResult>) -> BenchReport {
             backend: "Vulkan".into(),
             device_type: "Cpu".into(),
             driver: "x".into(),
+            off: vec!["no early depth test".into()],
         },
         model: ModelReport {
             name: "horse".into(),

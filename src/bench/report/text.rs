@@ -14,6 +14,9 @@ impl BenchReport {
             "adapter: {} ({}, {}), driver {}",
             a.name, a.backend, a.device_type, a.driver
         );
+        for line in &a.off {
+            let _ = writeln!(s, "off: {line}");
+        }
         let _ = writeln!(
             s,
             "model: {} ({} vertices, {} triangles, {} joints, {} clips, VAT {:.1} MiB), {}x{}, {} frames after {} warm-up",
