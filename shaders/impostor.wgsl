@@ -151,8 +151,12 @@ fn impostor_vertex(corner: u32, instance: u32, from_sun: bool) -> ImpostorOut {
     // sphere's depth either side of it) comes to the camera or the sun.
     // Every depth the fragment writes lies at or behind it, so the depth
     // test can run before the fragment (`@early_depth_test`). Depth
-    // decides no pixel's coverage: the picture is the same. (A caster's
-    // fragment needs the quad's own depth: `tint.y` below.)
+    // decides no pixel's coverage, so the picture is the same, but for
+    // clipping: a quad reaching past the near or far plane is no longer
+    // cut there by its own depth (an impostor is never near the camera's
+    // near plane, the sky covers what is past its far plane, and a
+    // cascade's near plane is pulled back to hold every caster). (A
+    // caster's fragment needs the quad's own depth: `tint.y` below.)
     let half = vec3<f32>(atlas.extent, atlas.extent, atlas.sphere.w) * inst.scale;
     let front = box_front(vp, centre, mat3x3<f32>(m * qr, m * qu, view), half);
     let quad_depth = out.clip_pos.z;

@@ -13,9 +13,9 @@ use std::process::Command;
 
 #[test]
 fn small_bench_writes_valid_json_csv_and_chart() {
-    if gpu_common::gpu_or_skip("small_bench_writes_valid_json_csv_and_chart").is_none() {
+    let Some(gpu) = gpu_common::gpu_or_skip("small_bench_writes_valid_json_csv_and_chart") else {
         return;
-    }
+    };
     let dir = out_dir("bench");
     let (json, csv, chart) = (dir.join("b.json"), dir.join("b.csv"), dir.join("b.png"));
     let output = run_bench(
@@ -46,11 +46,14 @@ fn small_bench_writes_valid_json_csv_and_chart() {
         let s = v["adapter"][key].as_str().unwrap_or_default();
         assert!(!s.is_empty(), "adapter.{key} missing in {text}");
     }
-    // lavapipe has the early depth test (`--early-depth off` below).
+    // The report's off: lines are the device's (lavapipe has the early
+    // depth test; `--early-depth off` below).
     let off = v["adapter"]["off"].as_array().expect("adapter.off");
-    assert!(
-        !off.iter()
+    let early = wgpu::Features::SHADER_EARLY_DEPTH_TEST;
+    assert_eq!(
+        off.iter()
             .any(|l| l.as_str().is_some_and(|l| l.contains("early depth"))),
+        !gpu.device.features().contains(early),
         "{text}"
     );
     assert!(v["model"]["name"].as_str().is_some_and(|s| !s.is_empty()));

@@ -255,11 +255,14 @@ fn impostors_draw_the_same_bytes_with_the_early_depth_test() {
     ) else {
         return;
     };
-    assert!(
-        early.device.features().contains(EARLY),
-        "{}: Vulkan has SHADER_EARLY_DEPTH_TEST",
-        early.info.name
-    );
+    if !early.device.features().contains(EARLY) {
+        // Metal, DX12, GL: nothing to compare (lavapipe's Vulkan has it).
+        eprintln!(
+            "SKIPPED: {} ({:?}) has no SHADER_EARLY_DEPTH_TEST",
+            early.info.name, early.info.backend
+        );
+        return;
+    }
     assert!(!late.device.features().contains(EARLY));
     assert!(late.limitations.iter().any(|l| l.contains("early depth")));
     let loaded = models();

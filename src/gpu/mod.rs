@@ -162,6 +162,15 @@ impl GpuContext {
             | wgpu::Features::INDIRECT_FIRST_INSTANCE
             // The impostors' depth test before their fragments.
             | wgpu::Features::SHADER_EARLY_DEPTH_TEST;
+        let mut withheld = withheld;
+        if info.backend == wgpu::Backend::Gl {
+            // wgpu offers it on any GL context of GLES 3.1's level without
+            // checking the extension naga's GLSL ES then requires
+            // (GL_EXT_conservative_depth; Mesa 22.3 lists only the ARB and
+            // AMD ones): where it is missing the impostor shaders would
+            // not compile. GL is the fallback; it does without.
+            withheld.features |= wgpu::Features::SHADER_EARLY_DEPTH_TEST;
+        }
         let required_features = available & (wanted - withheld.features);
         let adapter_limits = adapter.limits();
         // Ask for what the adapter has: big crowds want big storage buffers

@@ -249,9 +249,18 @@ pub fn without_early_depth(source: &str) -> String {
     let mut out = String::with_capacity(source.len());
     let mut rest = source;
     while let Some(at) = rest.find(ATTRIBUTE) {
-        out.push_str(&rest[..at]);
         let after = &rest[at + ATTRIBUTE.len()..];
-        rest = after.find(')').map_or("", |close| &after[close + 1..]);
+        let close = after.find(')').filter(|&close| {
+            after[..close]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | ',' | ' ' | '\t'))
+        });
+        let Some(close) = close else {
+            // Not a well-formed attribute: left whole for the compiler to report.
+            break;
+        };
+        out.push_str(&rest[..at]);
+        rest = &after[close + 1..];
     }
     out.push_str(rest);
     out
@@ -310,6 +319,11 @@ mod tests {
             "@fragment\n\nfn a() {}\n@fragment  fn b() {}"
         );
         assert_eq!(without_early_depth("fn c() {}"), "fn c() {}");
+        // An unclosed one is left whole, not the rest of the source lost.
+        assert_eq!(
+            without_early_depth("@early_depth_test(x fn d() {}"),
+            "@early_depth_test(x fn d() {}"
+        );
     }
 
     #[test]
