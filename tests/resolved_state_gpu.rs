@@ -283,3 +283,40 @@ fn the_kept_state_is_the_listed_instances_placement() {
     }
     assert!(checked > 100, "checked {checked} listed instances");
 }
+
+/// The kept states take about the count, not the list's capacity
+/// (`Culler::states_for`): a count that grows within the capacity but past
+/// the states makes the lists again, and the instances past the old
+/// states read their own state, not the regions before it. 2,100 horses
+/// (states for 3,072 of a capacity of 4,096), then 4,000.
+#[test]
+fn a_count_grown_past_the_kept_states_makes_the_lists_again() {
+    let Some(gpu) = common::gpu_or_skip("resolved_state_gpu") else {
+        return;
+    };
+    let loaded = models();
+    let mut view = scene_with(gpu.clone(), &loaded[..1], &[2_100], false);
+    let settings = FrameSettings {
+        time: 1.75,
+        ..FrameSettings::default()
+    };
+    view.render(&settings).expect("renders");
+    let before = view
+        .renderer
+        .culler()
+        .read_list_words(&gpu)
+        .expect("reads back")
+        .len();
+    view.renderer.set_count(4_000).expect("4,000 horses");
+    view.render(&settings).expect("renders");
+    let after = view
+        .renderer
+        .culler()
+        .read_list_words(&gpu)
+        .expect("reads back")
+        .len();
+    // The regions stay; the states grow from 3,072 to 4,096 instances.
+    assert_eq!(after - before, (4_096 - 3_072) * STATE_STRIDE as usize);
+    let pictures = with_and_without(&mut view, &settings, "4,000 horses");
+    assert_same(&pictures, true, "4,000 horses");
+}

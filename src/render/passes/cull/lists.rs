@@ -19,6 +19,11 @@ use wgpu::util::DeviceExt;
 pub(super) struct Lists {
     pub visible: wgpu::Buffer,
     pub capacity: u32,
+    /// The instances whose state the list can keep (`states_for`; 0 when
+    /// it keeps none).
+    pub states: u32,
+    /// The count it was made for.
+    pub made_for: u32,
     /// Entries per region (a multiple of the storage offset alignment).
     pub region: u32,
     pub args: wgpu::Buffer,
@@ -67,12 +72,13 @@ impl Culler {
         state: u32,
     ) -> Lists {
         let capacity = Self::capacity_for(count);
+        let states = Self::states_for(count);
         let region = self.region_entries(capacity as u64) as u32;
         let draws = self.region_draws();
         let regions = draws.len();
         let region_bytes = region as u64 * regions as u64 * 4;
         let fits = |stride: u32| {
-            region_bytes + 4 * resolved::trailer_words(capacity, stride) <= self.max_binding
+            region_bytes + 4 * resolved::trailer_words(states, stride) <= self.max_binding
         };
         // The stride asked for; else this frame's state alone (the previous
         // frame's is then computed); else none.
@@ -82,7 +88,7 @@ impl Culler {
             .unwrap_or(0);
         let visible = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("visible list"),
-            size: region_bytes + 4 * resolved::trailer_words(capacity, has),
+            size: region_bytes + 4 * resolved::trailer_words(states, has),
             usage: wgpu::BufferUsages::STORAGE
                 | wgpu::BufferUsages::COPY_SRC
                 | wgpu::BufferUsages::COPY_DST,
@@ -159,6 +165,8 @@ impl Culler {
         Lists {
             visible,
             capacity,
+            states: if has == 0 { 0 } else { states },
+            made_for: count,
             region,
             args,
             template,
@@ -174,6 +182,23 @@ impl Culler {
     /// The instances lists made for `count` hold.
     pub(super) fn capacity_for(count: u32) -> u32 {
         count.max(64).next_power_of_two()
+    }
+
+    /// The instances whose state lists made for `count` keep: the count
+    /// rounded up to a sixteenth of its capacity (at least 1,024), at most
+    /// the capacity. The regions take the capacity, so that the lists
+    /// serve a count that grows within it; the states, 32 words each
+    /// with the previous frame's, are most of a list's bytes, so they take
+    /// about the count (at 10,000,000 the capacity would leave 40 % of
+    /// them unused): a list is made again when the count passes them.
+    pub(super) fn states_for(count: u32) -> u32 {
+        let capacity = Self::capacity_for(count);
+        let step = (capacity / 16).max(1024);
+        count
+            .max(1)
+            .div_ceil(step)
+            .saturating_mul(step)
+            .min(capacity)
     }
 
     /// Entries per region of a list for `capacity` instances: a multiple
@@ -203,5 +228,25 @@ impl Culler {
             });
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Culler;
+
+    #[test]
+    fn the_states_take_about_the_count() {
+        // A sixteenth of the capacity at a time, at least 1,024, at most
+        // the capacity.
+        assert_eq!(Culler::states_for(64), 64);
+        assert_eq!(Culler::states_for(2_100), 3_072);
+        assert_eq!(Culler::states_for(4_000), 4_096);
+        assert_eq!(Culler::states_for(600_000), 655_360);
+        assert_eq!(Culler::states_for(10_000_000), 10_485_760);
+        for count in [1, 1_000, 65_537, 1_000_000, 4_194_304, 10_000_000] {
+            let states = Culler::states_for(count);
+            assert!(states >= count && states <= Culler::capacity_for(count));
+        }
     }
 }

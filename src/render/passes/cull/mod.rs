@@ -346,6 +346,7 @@ impl Culler {
         let state = self.state_stride(camera && ctx.frame.velocity != 0);
         if lists.as_ref().is_none_or(|l| {
             l.capacity < count
+                || (l.state.has != 0 && l.states < count)
                 || l.multi != self.multi_draw
                 || l.occlusion != key
                 || l.state.want != state

@@ -57,7 +57,7 @@ impl Culler {
             Some(l) => Err(format!(
                 "a list keeping the state of {} instances would pass the \
                  device's {} MiB binding limit",
-                l.capacity,
+                Culler::states_for(l.made_for),
                 self.max_binding >> 20
             )),
         }
