@@ -14,9 +14,7 @@ use glam::{Mat3, Mat4, Vec3, Vec4};
 use stampede::crowd::motion::Aa;
 use stampede::crowd::{BehaviourSettings, FrameSettings};
 use stampede::gpu::Withheld;
-use stampede::render::RendererConfig;
-use stampede::render::data::models::SceneModel;
-use stampede::render::headless::{Headless, RgbaImage};
+use stampede::render::headless::RgbaImage;
 use stampede::render::passes::targets::TargetOptions;
 use stampede::render::util::shaders;
 
@@ -199,29 +197,13 @@ fn far_picture(
     aa: Aa,
 ) -> (RgbaImage, usize) {
     let counts = [200, 200];
-    let models: Vec<SceneModel<'_>> = loaded
-        .iter()
-        .zip(counts)
-        .map(|(loaded, count)| SceneModel { loaded, count })
-        .collect();
-    let mut config = RendererConfig::for_model(
-        &loaded[0],
-        SIZE.0,
-        SIZE.1,
-        counts[0],
-        SEED,
-        stampede::render::headless::FORMAT,
-    );
-    config.behaviour = BehaviourSettings::on();
-    config.shadows.enabled = true;
+    let mut config = mixed_common::scene_config(loaded, &counts, true, BehaviourSettings::on());
     config.targets = TargetOptions {
         aa,
         velocity: aa == Aa::Taa,
         ..Default::default()
     };
-    config.cull.splats = false;
-    let mut view =
-        Headless::from_scene(gpu.clone(), &models, &config).expect("the scene's renderer");
+    let mut view = mixed_common::scene_configured(gpu.clone(), loaded, &counts, &config);
     view.camera.distance *= 5.0;
     let settings = FrameSettings {
         time: 2.5,

@@ -49,11 +49,19 @@ pub fn scene_living(
     shadows: bool,
     behaviour: BehaviourSettings,
 ) -> Headless {
-    let models: Vec<SceneModel<'_>> = loaded
-        .iter()
-        .zip(counts)
-        .map(|(loaded, &count)| SceneModel { loaded, count })
-        .collect();
+    let config = scene_config(loaded, counts, shadows, behaviour);
+    scene_configured(gpu, loaded, counts, &config)
+}
+
+/// The helpers' configuration: `SIZE`, `SEED`, no splats (each model's
+/// counts per level and its impostors are checked against the CPU's cull,
+/// and the splats, tests/splat_gpu.rs, are in no model's counts).
+pub fn scene_config(
+    loaded: &[Loaded],
+    counts: &[u32],
+    shadows: bool,
+    behaviour: BehaviourSettings,
+) -> RendererConfig {
     let mut config = RendererConfig::for_model(
         &loaded[0],
         SIZE.0,
@@ -64,10 +72,23 @@ pub fn scene_living(
     );
     config.behaviour = behaviour;
     config.shadows.enabled = shadows;
-    // Each model's counts per level and its impostors against the CPU's
-    // cull: the splats (tests/splat_gpu.rs) are in no model's counts.
     config.cull.splats = false;
-    Headless::from_scene(gpu, &models, &config).expect("the scene's renderer")
+    config
+}
+
+/// The scene of `loaded`, `counts` of each, drawn as `config` says.
+pub fn scene_configured(
+    gpu: std::sync::Arc<stampede::gpu::GpuContext>,
+    loaded: &[Loaded],
+    counts: &[u32],
+    config: &RendererConfig,
+) -> Headless {
+    let models: Vec<SceneModel<'_>> = loaded
+        .iter()
+        .zip(counts)
+        .map(|(loaded, &count)| SceneModel { loaded, count })
+        .collect();
+    Headless::from_scene(gpu, &models, config).expect("the scene's renderer")
 }
 
 /// The scene with the models of `hidden` (bit per model) not drawn.
