@@ -296,6 +296,13 @@ fn a_count_grown_past_the_kept_states_makes_the_lists_again() {
     };
     let loaded = models();
     let mut view = scene_with(gpu.clone(), &loaded[..1], &[2_100], false);
+    // Without impostors: with them, this view of 4,000 horses has one
+    // pixel (of 9,216) where two far horses meet at depths a 32-bit float
+    // does not tell apart. Which stays depends on the order the cull pass
+    // appended them in, which lavapipe's threads vary from frame to frame
+    // (the pixel moves by one level, with the state kept or not). Without
+    // them every frame here is the same.
+    view.renderer.culler_mut().settings.impostors = false;
     let settings = FrameSettings {
         time: 1.75,
         ..FrameSettings::default()
