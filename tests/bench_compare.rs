@@ -50,6 +50,13 @@ fn compare_culling_measures_both_ways_in_one_run() {
     assert_eq!(unculled[0]["visible"].as_u64(), Some(200));
     assert_eq!(unculled[0]["triangles"].as_u64(), Some(200 * tris));
     assert!(culled[0]["triangles"].as_u64() < Some(200 * tris));
+    // The cull passes are timed where the scene is, and only when they run.
+    let timed = !culled[0]["gpu_ms"].is_null();
+    assert_eq!(!culled[0]["cull_gpu_ms"].is_null(), timed, "{}", culled[0]);
+    if timed {
+        positive(&culled[0]["cull_gpu_ms"]["p50"], "culled cull_gpu_ms");
+    }
+    assert!(unculled[0]["cull_gpu_ms"].is_null(), "{}", unculled[0]);
     let ratios = v["ratios"]["culled_over_unculled"]
         .as_array()
         .expect("ratios");

@@ -24,6 +24,9 @@ pub struct CullView<'a> {
     /// Whether the camera's lists keep each instance's resolved state
     /// (`Culler::resolved_state`): `Err` says why they cannot.
     pub resolved_state: Result<bool, String>,
+    /// GPU milliseconds of the cull passes before the scene (camera and
+    /// cascades, `Renderer::cull_gpu_ms`), when timed.
+    pub gpu_ms: Option<f32>,
 }
 
 /// What the section says of the impostor atlas.
@@ -193,6 +196,9 @@ pub fn cull_section(ui: &mut egui::Ui, s: &mut CullSettings, view: &CullView<'_>
                 short_count(view.requested as u64),
                 short_count(st.triangles_total())
             ));
+            if let Some(ms) = view.gpu_ms {
+                ui.label(format!("cull passes (camera and cascades): {ms:.2} ms GPU"));
+            }
             if view.levels.len() > 1 {
                 let names: Vec<&str> = view.levels.iter().map(|(n, _)| *n).collect();
                 ui.label(
@@ -301,6 +307,7 @@ mod tests {
             occlusion: Default::default(),
             splat_error: Some("the adapter allows 8 storage buffers".into()),
             resolved_state: Err("the adapter has no indirect-first-instance".into()),
+            gpu_ms: Some(1.25),
         };
         let mut s = CullSettings::default();
         let mut h = Harness::new();
@@ -319,6 +326,11 @@ mod tests {
         );
         assert!(
             h.shows_exactly("340") && h.shows_exactly("7.00e-2"),
+            "{:?}",
+            h.labels()
+        );
+        assert!(
+            h.shows("cull passes (camera and cascades): 1.25 ms GPU"),
             "{:?}",
             h.labels()
         );
@@ -451,6 +463,7 @@ mod tests {
             occlusion: Default::default(),
             splat_error: None,
             resolved_state: Ok(true),
+            gpu_ms: None,
         };
         let mut s = CullSettings::default();
         let mut h = Harness::new();

@@ -136,6 +136,11 @@ pub struct RunResult {
     /// from `gpu_ms`; `null` with shadows off or no timestamps.
     #[serde(default)]
     pub shadow_gpu_ms: Option<Percentiles>,
+    /// Timestamp queries around the cull passes before the scene (the
+    /// camera's, with the splats it writes, and every cascade's), apart
+    /// from `gpu_ms`; `null` with nothing culled or no timestamps.
+    #[serde(default)]
+    pub cull_gpu_ms: Option<Percentiles>,
     /// Timestamp queries around the technique's own pass (compute
     /// skinning's skin pass), apart from `gpu_ms` and `shadow_gpu_ms`;
     /// `null` for the techniques without one or with no timestamps.
@@ -289,15 +294,17 @@ impl RunResult {
 
 impl RunResult {
     /// The p50s of every timed pass added up: the scene pass, the shadow
-    /// passes, TAA's resolve and the technique's own (what the ratios' GPU compares, so a
-    /// technique that moves work out of the scene pass is not flattered);
-    /// `None` without timestamps.
+    /// passes, the cull passes, TAA's resolve and the technique's own
+    /// (what the ratios' GPU compares, so that work moved out of the scene
+    /// pass, a technique's own pass or the splats the cull pass writes, is
+    /// not flattered); `None` without timestamps.
     pub fn gpu_total_ms(&self) -> Option<f64> {
         let scene = self.gpu_ms.as_ref()?.p50;
         let other = |p: &Option<Percentiles>| p.as_ref().map_or(0.0, |p| p.p50);
         Some(
             scene
                 + other(&self.shadow_gpu_ms)
+                + other(&self.cull_gpu_ms)
                 + other(&self.technique_gpu_ms)
                 + other(&self.resolve_gpu_ms),
         )

@@ -15,6 +15,7 @@ struct Samples {
     cpu: Vec<f64>,
     gpu: Vec<f64>,
     shadow_gpu: Vec<f64>,
+    cull_gpu: Vec<f64>,
     technique_gpu: Vec<f64>,
     resolve_gpu: Vec<f64>,
     wall: Vec<f64>,
@@ -70,6 +71,9 @@ impl Run<'_> {
                 samples
                     .resolve_gpu
                     .extend(sum_some(renderers, Renderer::resolve_gpu_ms));
+                samples
+                    .cull_gpu
+                    .extend(sum_some(renderers, Renderer::cull_gpu_ms));
                 samples.technique_gpu.extend(sum_some(renderers, |r| {
                     r.costs().pass.and_then(|p| p.gpu_ms)
                 }));
@@ -148,6 +152,7 @@ impl Run<'_> {
             cpu_ms: self.percentiles(&samples.cpu)?,
             gpu_ms: self.optional(&samples.gpu)?,
             shadow_gpu_ms: self.optional(&samples.shadow_gpu)?,
+            cull_gpu_ms: self.optional(&samples.cull_gpu)?,
             technique_gpu_ms: self.optional(&samples.technique_gpu)?,
             resolve_gpu_ms: self.optional(&samples.resolve_gpu)?,
             aa: targets.aa.label().to_owned(),

@@ -202,6 +202,7 @@ impl Renderer {
             clip_buffer,
             layout: scene.frame_spec(),
             timer: GpuTimer::new(device, &caps),
+            cull_timer: GpuTimer::new(device, &caps),
             culler,
             shadows,
             impostors: None,

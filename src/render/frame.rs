@@ -217,6 +217,7 @@ impl Renderer {
             frame.cull_count,
         );
         let viewport = [x as f32, 0.0, w as f32, self.targets.height as f32];
+        let timed = self.culler.active() && frame.cull_count > 0 && self.mark_cull(encoder, None);
         self.prepare_splats(encoder, viewport, camera.clip_planes());
         let ctx = self.data.frame(&self.gpu, &frame.uniform);
         let group = self.frame_group.group();
@@ -230,6 +231,7 @@ impl Renderer {
             &frustum,
             frame.cull_count,
         );
+        self.mark_cull(encoder, Some(timed));
         frame.cpu_s += started.elapsed().as_secs_f64();
     }
 

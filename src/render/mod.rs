@@ -90,6 +90,9 @@ pub struct Renderer {
     clip_buffer: wgpu::Buffer,
     pub layout: CrowdSpec,
     pub timer: Option<GpuTimer>,
+    /// Times the cull passes before the scene: the camera's (with the
+    /// splats it writes) and every shadow cascade's.
+    cull_timer: Option<GpuTimer>,
     /// The cull pass: visible lists, LOD choice, indirect arguments.
     culler: Culler,
     /// The sun's cascaded shadow maps.

@@ -143,7 +143,10 @@ impl Renderer {
         self.technique.after_submit(&self.gpu.device, false);
         self.shadows.after_submit(&self.gpu.device);
         self.post.after_submit(&self.gpu.device);
-        if let Some(t) = &mut self.timer {
+        for t in [&mut self.timer, &mut self.cull_timer]
+            .into_iter()
+            .flatten()
+        {
             t.after_submit(&self.gpu.device);
         }
     }
@@ -160,11 +163,14 @@ impl Renderer {
         self.timer.as_ref().and_then(|t| t.last_ms)
     }
 
-    /// Forgets the last GPU times of the scene and shadow passes and the
-    /// technique's own pass.
+    /// Forgets the last GPU times of the scene, cull and shadow passes and
+    /// the technique's own pass.
     pub fn clear_gpu_times(&mut self) {
-        if let Some(t) = &mut self.timer {
-            t.last_ms = None;
+        for t in [&mut self.timer, &mut self.cull_timer]
+            .into_iter()
+            .flatten()
+        {
+            t.clear();
         }
         self.shadows.clear_gpu_ms();
         self.post.clear_gpu_ms();
@@ -176,6 +182,32 @@ impl Renderer {
     pub fn wait_for_pass_stats(&mut self) -> Option<PassStats> {
         self.technique.after_submit(&self.gpu.device, true);
         self.technique.pass_stats()
+    }
+
+    /// Marks the start of the cull passes' span (`None`: true when the
+    /// timer is ready and the span is timed) or its end (`Some(timed)`, the
+    /// start's answer).
+    pub(super) fn mark_cull(&self, encoder: &mut wgpu::CommandEncoder, end: Option<bool>) -> bool {
+        let Some(t) = &self.cull_timer else {
+            return false;
+        };
+        let timed = end.unwrap_or_else(|| t.ready());
+        if timed {
+            t.mark(encoder, end.is_none());
+        }
+        timed
+    }
+
+    /// GPU milliseconds of the last timed cull passes before the scene
+    /// (the camera's, with the splats it writes, and every shadow
+    /// cascade's), `None` when unsupported, not yet known, or nothing is
+    /// culled (`--culling off --lod off`). Occlusion culling's phase 2 is
+    /// not among them.
+    pub fn cull_gpu_ms(&self) -> Option<f32> {
+        self.culler
+            .active()
+            .then(|| self.cull_timer.as_ref().and_then(|t| t.last_ms))
+            .flatten()
     }
 
     /// GPU milliseconds of the last timed shadow passes (all cascades), `None`

@@ -20,6 +20,7 @@ fn result(technique: &str, count: u32, cpu: f64, wall: f64, gpu: Option<f64>) ->
         cpu_ms: p(cpu),
         gpu_ms: gpu.map(p),
         shadow_gpu_ms: None,
+        cull_gpu_ms: None,
         technique_gpu_ms: None,
         pass_instances: None,
         pass_vertices: None,
@@ -193,17 +194,20 @@ fn json_round_trips() {
 
 /// The GPU ratios compare every timed pass: a technique that moves work
 /// from the scene pass into a pass of its own (compute skinning's skin
-/// pass) or the shadow passes is charged for it.
+/// pass), the shadow passes or the cull passes (the splats) is charged for
+/// it.
 #[test]
-fn gpu_ratios_add_the_shadow_and_own_passes() {
+fn gpu_ratios_add_the_shadow_cull_and_own_passes() {
     let mut computed = result("compute-skinning", 100, 1.0, 10.0, Some(2.0));
     computed.technique_gpu_ms = Some(p(3.0));
     computed.shadow_gpu_ms = Some(p(1.0));
+    computed.cull_gpu_ms = Some(p(2.0));
     let mut vat = result("vat", 100, 1.0, 10.0, Some(4.0));
     vat.shadow_gpu_ms = Some(p(2.0));
+    vat.cull_gpu_ms = Some(p(2.0));
     let r = report(vec![vat, computed]);
     let ratio = &r.ratios.compute_skinning_over_vat[0];
-    assert_eq!(ratio.gpu_ms, Some(1.0), "(2 + 1 + 3) ÷ (4 + 2)");
+    assert_eq!(ratio.gpu_ms, Some(1.0), "(2 + 1 + 3 + 2) ÷ (4 + 2 + 2)");
 }
 
 #[test]

@@ -89,7 +89,7 @@ impl BenchReport {
         }
         let _ = writeln!(
             s,
-            "{:<16} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
+            "{:<16} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
             "technique",
             "count",
             "drawn",
@@ -98,6 +98,7 @@ impl BenchReport {
             "CPU ms p50/p90/p99",
             "GPU ms p50/p90/p99",
             "shadow GPU ms p50/p90/p99",
+            "cull GPU ms p50/p90/p99",
             "own pass GPU ms p50/p90/p99",
             "wall ms p50/p90/p99",
             "upload/frm",
@@ -106,7 +107,7 @@ impl BenchReport {
         for r in &self.results {
             let _ = writeln!(
                 s,
-                "{:<16} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
+                "{:<16} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
                 if r.unculled {
                     format!("{} (off)", r.technique)
                 } else if r.far_field_off {
@@ -138,6 +139,7 @@ impl BenchReport {
                 triple(Some(&r.cpu_ms)),
                 triple(r.gpu_ms.as_ref()),
                 triple(r.shadow_gpu_ms.as_ref()),
+                triple(r.cull_gpu_ms.as_ref()),
                 triple(r.technique_gpu_ms.as_ref()),
                 triple(Some(&r.wall_ms)),
                 bytes(r.upload_bytes_per_frame),
@@ -328,7 +330,7 @@ impl BenchReport {
     /// One CSV row per result, with a header.
     pub fn csv(&self) -> String {
         let mut s = String::from(
-            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade,shadow_casters_unseen_per_cascade,shadow_triangles_unseen_per_cascade,exact_visible,exact_occluded,exact_covering_none,exact_visible_triangles,exact_unoccluded_triangles,splats,resolved_state\n",
+            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade,shadow_casters_unseen_per_cascade,shadow_triangles_unseen_per_cascade,exact_visible,exact_occluded,exact_covering_none,exact_visible_triangles,exact_unoccluded_triangles,splats,resolved_state,cull_gpu_p50_ms,cull_gpu_p90_ms,cull_gpu_p99_ms\n",
         );
         let cells = |p: Option<&Percentiles>| match p {
             Some(p) => format!("{:.4},{:.4},{:.4}", p.p50, p.p90, p.p99),
@@ -337,7 +339,7 @@ impl BenchReport {
         for r in &self.results {
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 r.technique,
                 r.count,
                 r.drawn,
@@ -390,7 +392,8 @@ impl BenchReport {
                 join(&r.shadow_triangles_unseen),
                 exact_cells(r.exact.as_ref()),
                 r.splats,
-                r.resolved_state as u32
+                r.resolved_state as u32,
+                cells(r.cull_gpu_ms.as_ref())
             );
         }
         s
