@@ -307,21 +307,14 @@ fn a_count_grown_past_the_kept_states_makes_the_lists_again() {
         time: 1.75,
         ..FrameSettings::default()
     };
-    view.render(&settings).expect("renders");
-    let before = view
-        .renderer
-        .culler()
-        .read_list_words(&gpu)
-        .expect("reads back")
-        .len();
+    let list_words = |view: &mut Headless| {
+        view.render(&settings).expect("renders");
+        let words = view.renderer.culler().read_list_words(&gpu);
+        words.expect("reads back").len()
+    };
+    let before = list_words(&mut view);
     view.renderer.set_count(4_000).expect("4,000 horses");
-    view.render(&settings).expect("renders");
-    let after = view
-        .renderer
-        .culler()
-        .read_list_words(&gpu)
-        .expect("reads back")
-        .len();
+    let after = list_words(&mut view);
     // The regions stay; the states grow from 3,072 to 4,096 instances.
     assert_eq!(after - before, (4_096 - 3_072) * STATE_STRIDE as usize);
     let pictures = with_and_without(&mut view, &settings, "4,000 horses");

@@ -31,6 +31,7 @@ pub mod offscreen;
 pub mod passes;
 pub mod probes;
 mod readouts;
+mod scene_targets;
 mod splats;
 pub mod util;
 

@@ -184,18 +184,25 @@ impl Renderer {
         self.technique.pass_stats()
     }
 
-    /// Marks the start of the cull passes' span (`None`: true when the
-    /// timer is ready and the span is timed) or its end (`Some(timed)`, the
-    /// start's answer).
-    pub(super) fn mark_cull(&self, encoder: &mut wgpu::CommandEncoder, end: Option<bool>) -> bool {
-        let Some(t) = &self.cull_timer else {
-            return false;
-        };
-        let timed = end.unwrap_or_else(|| t.ready());
-        if timed {
-            t.mark(encoder, end.is_none());
+    /// Marks the start of the cull passes' span when they run for `count`
+    /// instances and the timer is ready; true when it did (pass it to
+    /// [`Renderer::end_cull_span`]).
+    pub(super) fn begin_cull_span(&self, encoder: &mut wgpu::CommandEncoder, count: u32) -> bool {
+        let timer = self.cull_timer.as_ref().filter(|t| t.ready());
+        match timer {
+            Some(t) if self.culler.active() && count > 0 => {
+                t.mark(encoder, true);
+                true
+            }
+            _ => false,
         }
-        timed
+    }
+
+    /// Marks the end of the span `begin_cull_span` started (`timed`).
+    pub(super) fn end_cull_span(&self, encoder: &mut wgpu::CommandEncoder, timed: bool) {
+        if let (true, Some(t)) = (timed, &self.cull_timer) {
+            t.mark(encoder, false);
+        }
     }
 
     /// GPU milliseconds of the last timed cull passes before the scene
