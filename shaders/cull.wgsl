@@ -237,12 +237,17 @@ fn cull_instance(m: CullModel, centre: vec3<f32>, radius: f32, scale: f32) -> u3
     return bits;
 }
 
-// One invocation per instance, `id.x + id.y * n.x * 64`: a dispatch has
-// at most 65,535 workgroups a row, so more than 4,194,240 instances take
-// several rows (`gpu::dispatch_rows`).
-@compute @workgroup_size(64)
+// Invocations in a workgroup of the cull pass: WebGPU's largest (every
+// device has it). On lavapipe the pass takes a fifth less time than with
+// 64 (docs/benchmarks.md). Mirrored by `crowd::cull::CULL_GROUP`.
+const CULL_GROUP: u32 = 256u;
+
+// One invocation per instance, `id.x + id.y * n.x * CULL_GROUP`: a
+// dispatch has at most 65,535 workgroups a row, so more than 16,776,960
+// instances would take several rows (`gpu::dispatch_rows`).
+@compute @workgroup_size(CULL_GROUP)
 fn cs_cull(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) {
-    let i = id.x + id.y * n.x * 64u;
+    let i = id.x + id.y * n.x * CULL_GROUP;
     if i >= cull.count {
         return;
     }

@@ -89,6 +89,28 @@ fn occlusion_numbers_match() {
     );
 }
 
+/// The cull pass's dispatch is sized by its workgroup, in every variant of
+/// the pass.
+#[test]
+fn cull_workgroup_matches() {
+    for spec in [
+        shaders::CULL,
+        shaders::CULL_UNIFORM,
+        shaders::CULL_OCCLUSION,
+        shaders::CULL_SPLAT,
+        shaders::CULL_SPLAT_UNIFORM,
+        shaders::CULL_OCCLUSION_SPLAT,
+    ] {
+        let source = spec.source().expect("composes");
+        assert_eq!(
+            wgsl_u32(&source, "CULL_GROUP"),
+            stampede::crowd::cull::CULL_GROUP,
+            "{}",
+            spec.name
+        );
+    }
+}
+
 /// The splat planes are laid out with the Rust side's numbers, in the cull
 /// pass that writes them and the pass that draws them.
 #[test]

@@ -42,6 +42,9 @@ pub const DROPPED_WORD: u32 = 5;
 /// The counter (after the regions' arguments) of the camera's instances
 /// drawn as splats (`SPLAT_WORD` in splat.wgsl).
 pub const SPLAT_WORD: u32 = 6;
+/// Invocations in a workgroup of the cull pass, one an instance
+/// (`CULL_GROUP` in cull.wgsl).
+pub const CULL_GROUP: u32 = 256;
 const _: () = assert!(MAX_REGIONS <= LEVEL_MASK as usize + 1);
 const _: () = assert!(INDEX_BITS + LEVEL_BITS < 32);
 

@@ -7,7 +7,7 @@ mod dispatch;
 mod limitations;
 mod texture_read;
 
-pub use dispatch::{MAX_DISPATCH_ROW, dispatch_rows};
+pub use dispatch::{MAX_DISPATCH_ROW, dispatch_rows, dispatch_rows_within};
 pub use limitations::limitations;
 
 use std::sync::{Arc, Mutex};

@@ -32,7 +32,7 @@ pub use regions::RegionLayout;
 pub use source::CullSource;
 pub use target::CullTarget;
 
-use crate::crowd::cull::{CullSettings, CullUniform, CullView, MAX_LEVELS};
+use crate::crowd::cull::{CULL_GROUP, CullSettings, CullUniform, CullView, MAX_LEVELS};
 use crate::gpu::GpuError;
 use crate::lod::LodLevel;
 use crate::render::passes::techniques::{ARGS_WORDS, CrowdGroup, FrameContext};
@@ -61,6 +61,10 @@ pub struct Culler {
     /// One multi-draw (the adapter has INDIRECT_FIRST_INSTANCE), or one
     /// draw per level at dynamic offsets. Tests may force the second.
     pub multi_draw: bool,
+    /// The most workgroups in a row of the pass's dispatch
+    /// ([`crate::gpu::MAX_DISPATCH_ROW`]). Tests narrow it to run the pass
+    /// in rows at a count a device holds.
+    pub row_groups: u32,
     /// An impostor atlas is there to draw the far field from (else the
     /// pass never chooses the impostor region).
     pub impostors_ready: bool,
@@ -228,6 +232,7 @@ impl Culler {
                 .features()
                 .contains(wgpu::Features::INDIRECT_FIRST_INSTANCE),
             impostors_ready: false,
+            row_groups: crate::gpu::MAX_DISPATCH_ROW,
             align_entries: align / 4,
             settings: CullSettings::default(),
             frozen: None,
@@ -454,7 +459,7 @@ impl Culler {
         pass.set_bind_group(1, clip_group, &[]);
         pass.set_bind_group(2, crowd_group, &[]);
         pass.set_bind_group(3, &lists.out_group, &[]);
-        let groups = crate::gpu::dispatch_rows(count, 64);
+        let groups = crate::gpu::dispatch_rows_within(count, CULL_GROUP, self.row_groups);
         match kind {
             CullDispatch::Plain => pass.dispatch_workgroups(groups.0, groups.1, 1),
             CullDispatch::Early(o) => {
