@@ -223,7 +223,7 @@ fn occlusion_keep(i: u32, bits: u32, model: CullModel, centre: vec3<f32>, radius
 fn cs_late_args() {
     let n = atomicLoad(&draw_args[occlusion.counter_word + 1u]);
     state[occlusion.capacity] = n;
-    let groups = (n + 63u) / 64u;
+    let groups = (n + CULL_GROUP - 1u) / CULL_GROUP;
     atomicStore(&draw_args[occlusion.counter_word + 2u], min(groups, MAX_GROUPS));
     atomicStore(&draw_args[occlusion.counter_word + 3u], max((groups + MAX_GROUPS - 1u) / MAX_GROUPS, 1u));
     atomicStore(&draw_args[occlusion.counter_word + 4u], 1u);
@@ -232,9 +232,9 @@ fn cs_late_args() {
 // Phase 2: one invocation per survivor phase 1 listed (`survivors`: their
 // count). Appends the survivor when the pyramid does not hide it and phase
 // 1 did not draw it, records its visibility, counts the occluded.
-@compute @workgroup_size(64)
+@compute @workgroup_size(CULL_GROUP)
 fn cs_cull_late(@builtin(global_invocation_id) id: vec3<u32>) {
-    let s = id.x + id.y * MAX_GROUPS * 64u;
+    let s = id.x + id.y * MAX_GROUPS * CULL_GROUP;
     if s >= state[occlusion.capacity] {
         return;
     }
