@@ -208,8 +208,9 @@ impl Renderer {
     /// GPU milliseconds of the last timed cull passes before the scene
     /// (the camera's, with the splats it writes, and every shadow
     /// cascade's), `None` when unsupported, not yet known, or nothing is
-    /// culled (`--culling off --lod off`). Occlusion culling's phase 2 is
-    /// not among them.
+    /// culled (`--culling off --lod off`). Occlusion culling's depth
+    /// pyramid and phase 2 are not among them: they run between the early
+    /// and the late scene pass, inside the scene's span.
     pub fn cull_gpu_ms(&self) -> Option<f32> {
         self.culler
             .active()
