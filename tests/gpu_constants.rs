@@ -28,6 +28,14 @@ fn wgsl_u32(source: &str, name: &str) -> u32 {
     }
 }
 
+/// WGSL constant `name` equals `rust` in every module of `specs`.
+fn assert_in_modules(specs: &[shaders::ModuleSpec], name: &str, rust: u32) {
+    for spec in specs {
+        let source = spec.source().expect("composes");
+        assert_eq!(wgsl_u32(&source, name), rust, "{name} in {}", spec.name);
+    }
+}
+
 /// The model table and the ground's rings hold as many models as a scene
 /// may have.
 #[test]
@@ -93,22 +101,15 @@ fn occlusion_numbers_match() {
 /// the pass.
 #[test]
 fn cull_workgroup_matches() {
-    for spec in [
+    let variants = [
         shaders::CULL,
         shaders::CULL_UNIFORM,
         shaders::CULL_OCCLUSION,
         shaders::CULL_SPLAT,
         shaders::CULL_SPLAT_UNIFORM,
         shaders::CULL_OCCLUSION_SPLAT,
-    ] {
-        let source = spec.source().expect("composes");
-        assert_eq!(
-            wgsl_u32(&source, "CULL_GROUP"),
-            stampede::crowd::cull::CULL_GROUP,
-            "{}",
-            spec.name
-        );
-    }
+    ];
+    assert_in_modules(&variants, "CULL_GROUP", stampede::crowd::cull::CULL_GROUP);
 }
 
 /// The splat planes are laid out with the Rust side's numbers, in the cull
@@ -166,19 +167,12 @@ fn skin_pass_numbers_match() {
 #[test]
 fn resolved_state_numbers_match() {
     use stampede::crowd::resolved as r;
-    for spec in [
+    let writers_and_readers = [
         shaders::CULL,
         shaders::CULL_OCCLUSION_SPLAT,
         shaders::IMPOSTOR,
-    ] {
-        let source = spec.source().expect("composes");
-        assert_eq!(
-            wgsl_u32(&source, "STATE_WORDS"),
-            r::STATE_WORDS,
-            "{}",
-            spec.name
-        );
-    }
+    ];
+    assert_in_modules(&writers_and_readers, "STATE_WORDS", r::STATE_WORDS);
     let vat = TechniqueKind::Vat
         .crowd_module()
         .source()
