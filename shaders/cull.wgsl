@@ -80,6 +80,13 @@ struct CullParams {
     // With flag 128: xyz = the camera's eye, w = its pixels per world unit
     // at distance 1.
     camera: vec4<f32>,
+    // The camera's view: the shadow cascades' boxes (six planes each, as
+    // `planes`) whose casters it lists (`list_caster`), and how many.
+    caster_planes: array<vec4<f32>, 24>,
+    caster_views: u32,
+    _caster_pad0: u32,
+    _caster_pad1: u32,
+    _caster_pad2: u32,
     // The scene's models, in the order of the crowd's model table.
     models: array<CullModel, MAX_SCENE_MODELS>,
 };
@@ -96,6 +103,14 @@ const CULLED: u32 = 0xffffffffu;
 // The counter of casters the receivers rule drops (after the regions'
 // arguments). Mirrored by `crowd::cull::DROPPED_WORD`.
 const DROPPED_WORD: u32 = 5u;
+// The counter (after the regions' arguments) of the instances the camera's
+// pass lists for the shadow cascades, then the cascades' dispatch (x, y,
+// z); the list's entries start at CASTER_ENTRIES. Mirrored by
+// `crowd::caster_list`.
+const CASTER_WORD: u32 = 7u;
+const CASTER_ENTRIES: u32 = 11u;
+// The cascades' boxes the camera's pass can test (`caster_planes`).
+const CASTER_VIEWS: u32 = 4u;
 
 // Pixels `error` model units project to on an instance of `scale` whose
 // world sphere is (`centre`, `radius`): at the sphere's nearest point.
@@ -251,6 +266,12 @@ fn cs_cull(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups
     if i >= cull.count {
         return;
     }
+    cull_one(i);
+}
+
+// Places instance `i`, lists it for the shadow cascades (the camera's
+// view), culls it and appends it where it is drawn.
+fn cull_one(i: u32) {
     let m_index = model_of(i);
     let model = cull.models[m_index];
     if model.hidden != 0u || !instance_drawn(i) {
@@ -264,6 +285,7 @@ fn cs_cull(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups
     let m = mat3x3<f32>(right, up, p.forward);
     let centre = p.origin + m * (model.sphere.xyz * inst.scale);
     let radius = model.sphere.w * inst.scale;
+    list_caster(i, centre, radius);
     let bits = cull_instance(model, centre, radius, inst.scale);
     if splat_instance(bits, m_index, model, centre, radius, inst.tint) {
         return;
@@ -275,6 +297,40 @@ fn cs_cull(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups
     let slot = atomicAdd(&draw_args[region * 5u + 1u], 1u);
     visible_out[region * cull.region + slot] = i | bits;
     keep_state(i, inst, a);
+}
+
+// How far outside a plane a sphere may be and still be listed for the
+// cascades: more than f32 rounding of the margin could move it. The twin
+// of `caster_list::gate_slack`.
+fn gate_slack(p: vec4<f32>, centre: vec3<f32>) -> f32 {
+    let c = abs(centre);
+    return 1e-3 + 1e-4 * (abs(p.w) + c.x + c.y + c.z);
+}
+
+// The camera's view: lists instance `i` for the shadow cascades when its
+// sphere reaches inside some cascade's box (each cascade's first test),
+// and adds a workgroup to their dispatch each time a CULL_GROUP-th
+// instance is listed. The twin of `CasterGate::admits`.
+fn list_caster(i: u32, centre: vec3<f32>, radius: f32) {
+    for (var v = 0u; v < min(cull.caster_views, CASTER_VIEWS); v++) {
+        var inside = true;
+        for (var k = 0u; k < 6u; k++) {
+            let p = cull.caster_planes[v * 6u + k];
+            if dot(p.xyz, centre) + p.w + radius + gate_slack(p, centre) < 0.0 {
+                inside = false;
+                break;
+            }
+        }
+        if inside {
+            let base = cull.counter_word + CASTER_WORD;
+            let slot = atomicAdd(&draw_args[base], 1u);
+            atomicStore(&draw_args[cull.counter_word + CASTER_ENTRIES + slot], i);
+            if slot % CULL_GROUP == 0u {
+                atomicAdd(&draw_args[base + 1u], 1u);
+            }
+            return;
+        }
+    }
 }
 
 // Keeps listed instance `i`'s state `a` at the end of the list, when the

@@ -85,6 +85,12 @@ pub struct CullArgs {
     /// computes it, as before).
     #[arg(long, value_enum, default_value_t = OnOff::On)]
     pub resolved_state: OnOff,
+    /// The camera's cull pass lists the instances inside any shadow
+    /// cascade's box, and the cascades' cull passes go over that list
+    /// instead of the whole crowd: the same casters, a fraction of the
+    /// work (off: each cascade goes over every instance, as before).
+    #[arg(long, value_enum, default_value_t = OnOff::On)]
+    pub caster_list: OnOff,
     /// The far field's coarse mesh levels (a few dozen triangles and about
     /// a dozen), drawn where their animated error projects under
     /// --lod-error pixels.
@@ -118,6 +124,7 @@ impl Default for CullArgs {
             splat: OnOff::On,
             splat_px: crate::crowd::splat::DEFAULT_SPLAT_PX,
             resolved_state: OnOff::On,
+            caster_list: OnOff::On,
             coarse_levels: OnOff::On,
             occlusion: OnOff::Off,
             pyramid_mip: None,
@@ -138,6 +145,7 @@ impl CullArgs {
             splats: self.splat.is_on(),
             splat_px: self.splat_px,
             resolved_state: self.resolved_state.is_on(),
+            caster_list: self.caster_list.is_on(),
             coarse_levels: self.coarse_levels.is_on(),
             occlusion: self.occlusion.is_on(),
             pyramid_mip: self.pyramid_mip,

@@ -81,8 +81,8 @@ fn occlusion_numbers_match() {
     assert_eq!(wgsl_u32(&source, "SURVIVORS_HEADER"), o::SURVIVORS_HEADER);
     // The survivors' count and phase 2's three dispatch words follow the
     // occluded count, then a light view's dropped casters, then the
-    // camera's splats.
-    assert_eq!(o::COUNTER_WORDS, 7);
+    // camera's splats, then the casters it listed (caster_list_numbers_match).
+    assert_eq!(o::COUNTER_WORDS, 11);
     let dropped = stampede::crowd::cull::DROPPED_WORD;
     assert_eq!(wgsl_u32(&source, "DROPPED_WORD"), dropped);
     assert_eq!(dropped, 5);
@@ -91,10 +91,32 @@ fn occlusion_numbers_match() {
         wgsl_u32(&splat, "SPLAT_WORD"),
         stampede::crowd::cull::SPLAT_WORD
     );
+    assert_eq!(stampede::crowd::cull::SPLAT_WORD, 6);
+}
+
+/// The casters the camera's pass lists for the shadow cascades: their
+/// counter and dispatch after the splats' counter, the entries after every
+/// counter, and as many cascades' boxes as the shadows have.
+#[test]
+fn caster_list_numbers_match() {
+    use stampede::crowd::caster_list as c;
+    let variants = [
+        shaders::CULL,
+        shaders::CULL_UNIFORM,
+        shaders::CULL_OCCLUSION,
+        shaders::CULL_SPLAT,
+        shaders::CULL_SPLAT_UNIFORM,
+        shaders::CULL_OCCLUSION_SPLAT,
+    ];
+    assert_in_modules(&variants, "CASTER_WORD", c::CASTER_WORD);
+    assert_in_modules(&variants, "CASTER_ENTRIES", c::CASTER_ENTRIES);
+    assert_in_modules(&variants, "CASTER_VIEWS", c::CASTER_VIEWS as u32);
+    assert_eq!(c::CASTER_WORD, stampede::crowd::cull::SPLAT_WORD + 1);
     assert_eq!(
-        stampede::crowd::cull::SPLAT_WORD as usize,
-        o::COUNTER_WORDS - 1
+        c::CASTER_ENTRIES as usize,
+        stampede::crowd::occlusion::COUNTER_WORDS
     );
+    assert_eq!(c::CASTER_VIEWS, stampede::crowd::shadow::MAX_CASCADES);
 }
 
 /// The cull pass's dispatch is sized by its workgroup, in every variant of

@@ -24,6 +24,9 @@ pub struct CullView<'a> {
     /// Whether the camera's lists keep each instance's resolved state
     /// (`Culler::resolved_state`): `Err` says why they cannot.
     pub resolved_state: Result<bool, String>,
+    /// Why the cascades cannot go over the camera's list of casters
+    /// (`Culler::caster_list_unsupported`), if they cannot.
+    pub caster_list_error: Option<&'static str>,
     /// GPU milliseconds of the cull passes before the scene (camera and
     /// cascades, `Renderer::cull_gpu_ms`), when timed.
     pub gpu_ms: Option<f32>,
@@ -170,6 +173,17 @@ pub fn cull_section(ui: &mut egui::Ui, s: &mut CullSettings, view: &CullView<'_>
             if let (true, Err(e)) = (s.resolved_state, &view.resolved_state) {
                 ui.label(egui::RichText::new(format!("state computed per vertex: {e}")).small());
             }
+            ui.add_enabled(
+                s.culling,
+                egui::Checkbox::new(&mut s.caster_list, "cascades cull the camera's list"),
+            )
+            .on_hover_text(
+                "The camera's cull pass lists the instances inside any shadow cascade's box; the \
+                 cascades' passes go over that list, not the whole crowd (the same casters)",
+            );
+            if let (true, Some(e)) = (s.caster_list, view.caster_list_error) {
+                ui.label(egui::RichText::new(format!("every instance culled: {e}")).small());
+            }
             crate::app::occlusion_ui::occlusion_controls(ui, s, &view.occlusion);
             let note = match view.technique {
                 TechniqueKind::Cpu => {
@@ -307,6 +321,7 @@ mod tests {
             occlusion: Default::default(),
             splat_error: Some("the adapter allows 8 storage buffers".into()),
             resolved_state: Err("the adapter has no indirect-first-instance".into()),
+            caster_list_error: None,
             gpu_ms: Some(1.25),
         };
         let mut s = CullSettings::default();
@@ -381,6 +396,10 @@ mod tests {
         assert!(!h.shows("state computed per vertex"));
         h.click("state kept by the cull pass", ui!());
         assert!(s.resolved_state);
+        h.click("cascades cull the camera's list", ui!());
+        assert!(!s.caster_list);
+        h.click("cascades cull the camera's list", ui!());
+        assert!(s.caster_list);
 
         // The budget slider's rail (logarithmic): near 0 px at its left
         // end, near the most at its right.
@@ -463,6 +482,7 @@ mod tests {
             occlusion: Default::default(),
             splat_error: None,
             resolved_state: Ok(true),
+            caster_list_error: None,
             gpu_ms: None,
         };
         let mut s = CullSettings::default();

@@ -331,6 +331,11 @@ pub struct FarFieldReport {
     /// of each result). Reports from before it read as false.
     #[serde(default)]
     pub resolved_state: bool,
+    /// The shadow cascades' cull passes went over the casters the camera's
+    /// pass listed (`--caster-list`; reports from before it read as false:
+    /// they went over every instance).
+    #[serde(default)]
+    pub caster_list: bool,
     pub coarse_levels: bool,
     /// `auto`, `off` or world units.
     pub shadow_distance: String,

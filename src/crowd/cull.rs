@@ -137,6 +137,11 @@ pub struct CullSettings {
     /// visible list (`crowd::resolved`), so the vertex shaders read it
     /// instead of computing it (off: every vertex computes it).
     pub resolved_state: bool,
+    /// The camera's cull pass lists the instances inside any shadow
+    /// cascade's box, and the cascades' passes go over that list rather
+    /// than the whole crowd (`crowd::caster_list`; off: each goes over
+    /// every instance). The same casters either way.
+    pub caster_list: bool,
 }
 
 /// The default impostor switch, in pixels of the bounding sphere's
@@ -160,6 +165,7 @@ impl Default for CullSettings {
             splats: true,
             splat_px: crate::crowd::splat::DEFAULT_SPLAT_PX,
             resolved_state: true,
+            caster_list: true,
         }
     }
 }
@@ -228,10 +234,16 @@ pub struct CullUniform {
     /// With [`FLAG_CAMERA_LOD`]: xyz = the camera's eye, w = its pixels
     /// per world unit at distance 1.
     pub camera: [f32; 4],
+    /// The camera's view: the shadow cascades' boxes (six planes each, as
+    /// `planes`) whose casters it lists (`crowd::caster_list`).
+    pub caster_planes: [[f32; 4]; 6 * crate::crowd::caster_list::CASTER_VIEWS],
+    /// Boxes in `caster_planes` (0: the pass lists no casters).
+    pub caster_views: u32,
+    pub _caster_pad: [u32; 3],
     /// The scene's models (in the order of the crowd's model table).
     pub models: [CullModelGpu; crate::crowd::scene::MAX_SCENE_MODELS],
 }
-const _: () = assert!(std::mem::size_of::<CullUniform>() == 288 + 96 * 8);
+const _: () = assert!(std::mem::size_of::<CullUniform>() == 288 + 400 + 96 * 8);
 
 impl CullUniform {
     /// The parameters for `view` of one model (its impostors' region
@@ -347,6 +359,9 @@ impl CullUniform {
             ground,
             _pad: [0; 2],
             camera,
+            caster_planes: [[0.0; 4]; 6 * crate::crowd::caster_list::CASTER_VIEWS],
+            caster_views: 0,
+            _caster_pad: [0; 3],
             models: table,
         }
     }

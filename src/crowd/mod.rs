@@ -6,6 +6,7 @@
 //! draws what is described here.
 
 pub mod anim;
+pub mod caster_list;
 pub mod clip_time;
 pub mod cull;
 pub mod flock;

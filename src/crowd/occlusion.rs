@@ -48,9 +48,11 @@ pub const TEST_TEXELS: u32 = 4;
 
 /// Words after the regions' arguments: the occluded count (phase 2), the
 /// survivors listed and phase 2's dispatch (phase 1), a light view's
-/// dropped casters (`DROPPED_WORD` of the cull module), and the camera's
-/// splats (`SPLAT_WORD`; tests/gpu_constants.rs checks it is the last).
-pub const COUNTER_WORDS: usize = 7;
+/// dropped casters (`DROPPED_WORD` of the cull module), the camera's
+/// splats (`SPLAT_WORD`), and the casters the camera's pass listed for the
+/// shadow cascades with their dispatch (`crowd::caster_list`; the list's
+/// entries follow).
+pub const COUNTER_WORDS: usize = crate::crowd::caster_list::CASTER_ENTRIES as usize;
 
 /// The sizes of the pyramid's mips over a `width × height` depth, down to
 /// 1 × 1 (at most [`MAX_MIPS`]).

@@ -221,6 +221,10 @@ impl Renderer {
         self.prepare_splats(encoder, viewport, camera.clip_planes());
         let ctx = self.data.frame(&self.gpu, &frame.uniform);
         let group = self.frame_group.group();
+        // The camera's pass lists the casters in the cascades' boxes; the
+        // cascades' passes then go over that list.
+        let gate = self.shadows.caster_gate(ctx.frame, ctx.models, &frustum);
+        self.culler.set_caster_gate(gate);
         self.culler
             .encode(&ctx, encoder, group, &cull_view, frame.cull_count);
         self.shadows.cull(

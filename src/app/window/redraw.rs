@@ -140,6 +140,7 @@ impl Running {
                 occlusion: crate::app::occlusion_ui::OcclusionView::of(&self.renderer),
                 splat_error: self.renderer.splat_error.clone(),
                 resolved_state: self.renderer.culler().resolved_state(),
+                caster_list_error: self.renderer.culler().caster_list_unsupported(),
                 gpu_ms: self.renderer.cull_gpu_ms(),
             },
             shadows: crate::app::shadow_ui::ShadowView {

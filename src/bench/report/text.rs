@@ -67,7 +67,7 @@ impl BenchReport {
         if let Some(f) = &self.far_field {
             let _ = writeln!(
                 s,
-                "far field: impostors {} (at {} px, {} quads; atlas {} cells of {}², {}, built in {:.0} ms), splats {}, coarse levels {}, shadow distance {}, casters under {} texel skipped, casters' error {}× the camera's; levels {:?} triangles",
+                "far field: impostors {} (at {} px, {} quads; atlas {} cells of {}², {}, built in {:.0} ms), splats {}, coarse levels {}, shadow distance {}, casters under {} texel skipped, casters' error {}× the camera's, cascades cull {}; levels {:?} triangles",
                 if f.impostors { "on" } else { "off" },
                 f.impostor_px,
                 if f.tight_impostors { "tight" } else { "square" },
@@ -84,6 +84,11 @@ impl BenchReport {
                 f.shadow_distance,
                 f.shadow_min_texels,
                 f.shadow_error_scale,
+                if f.caster_list {
+                    "the camera's list"
+                } else {
+                    "every instance"
+                },
                 f.level_triangles
             );
         }

@@ -48,16 +48,29 @@ pub const HERD: ModuleSpec = ModuleSpec {
     roots: &["herd"],
 };
 /// The cull pass (render::cull) without occlusion: the shadow cascades'
-/// views, and the camera's with occlusion off.
+/// views (over the whole crowd, or over the casters the camera's pass
+/// listed: `cs_cull_listed`), and the camera's with occlusion off.
 pub const CULL: ModuleSpec = ModuleSpec {
     name: "cull",
-    roots: &["cull", "occlusion_off", "splat_off", "cull_params"],
+    roots: &[
+        "cull",
+        "occlusion_off",
+        "splat_off",
+        "cull_params",
+        "cull_listed",
+    ],
 };
 /// [`CULL`] reading its parameters as a uniform (`cull_params_uniform`):
 /// on devices that bind too few storage buffers for [`CULL_SPLAT`].
 pub const CULL_UNIFORM: ModuleSpec = ModuleSpec {
     name: "cull_uniform",
-    roots: &["cull", "occlusion_off", "splat_off", "cull_params_uniform"],
+    roots: &[
+        "cull",
+        "occlusion_off",
+        "splat_off",
+        "cull_params_uniform",
+        "cull_listed",
+    ],
 };
 /// The cull pass with two-phase occlusion culling (the camera's view).
 pub const CULL_OCCLUSION: ModuleSpec = ModuleSpec {

@@ -14,6 +14,9 @@ pub(super) enum CullDispatch<'a> {
     Early(&'a Occlusion),
     /// Phase 2 over phase 1's survivors (its lists give the dispatch).
     Late(&'a Occlusion, &'a Lists),
+    /// A shadow cascade over the casters the camera's pass listed: its
+    /// group 3 with the camera's arguments, which give the dispatch.
+    Listed(&'a wgpu::BindGroup, &'a wgpu::Buffer),
 }
 
 impl Culler {
@@ -40,6 +43,10 @@ impl Culler {
                 CullDispatch::Plain => &self.pipeline,
                 CullDispatch::Early(o) => &o.pipeline,
                 CullDispatch::Late(o, _) => &o.late_pipeline,
+                CullDispatch::Listed(..) => match &self.listed {
+                    Some(l) => &l.pipeline,
+                    None => return,
+                },
             },
             &self.clip_group,
         ));
@@ -47,7 +54,11 @@ impl Culler {
         pass.set_bind_group(0, frame_group, &[]);
         pass.set_bind_group(1, clip_group, &[]);
         pass.set_bind_group(2, crowd_group, &[]);
-        pass.set_bind_group(3, &lists.out_group, &[]);
+        let out_group = match kind {
+            CullDispatch::Listed(group, _) => group,
+            _ => &lists.out_group,
+        };
+        pass.set_bind_group(3, out_group, &[]);
         let groups = crate::gpu::dispatch_rows_within(count, CULL_GROUP, self.row_groups);
         match kind {
             CullDispatch::Plain => pass.dispatch_workgroups(groups.0, groups.1, 1),
@@ -62,6 +73,9 @@ impl Culler {
             CullDispatch::Late(_, early) => {
                 let offset = (self.counter_word() as u64 + 2) * 4;
                 pass.dispatch_workgroups_indirect(&early.args, offset);
+            }
+            CullDispatch::Listed(_, camera_args) => {
+                pass.dispatch_workgroups_indirect(camera_args, self.listed_dispatch_offset());
             }
         }
     }

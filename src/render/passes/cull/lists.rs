@@ -14,6 +14,9 @@ use crate::render::passes::techniques::ARGS_WORDS;
 use crate::render::util::pipeline::bind_group;
 use wgpu::util::DeviceExt;
 
+/// The next [`Lists::id`].
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// The visible list and indirect arguments for one crowd size: one region
 /// per mesh level, then the impostors' region.
 pub(super) struct Lists {
@@ -40,6 +43,13 @@ pub(super) struct Lists {
     /// The stride asked for (`want`) and the one the list has (0 where it
     /// keeps no state: not asked for, or too large to bind).
     pub state: StateStride,
+    /// The arguments end with room for the casters the camera's pass
+    /// lists for the shadow cascades (`crowd::caster_list`), one word an
+    /// instance.
+    pub casters: bool,
+    /// Told apart from every other lists made (groups made over them
+    /// are made again when it changes).
+    pub id: u64,
 }
 
 /// A list's resolved-state stride: the one asked for and the one it has.
@@ -52,7 +62,7 @@ pub(super) struct StateStride {
 impl Lists {
     /// GPU bytes of the visible list and the arguments with their template.
     pub fn gpu_bytes(&self) -> u64 {
-        self.visible.size() + 2 * self.bytes
+        self.visible.size() + self.args.size() + self.bytes
     }
 }
 
@@ -62,6 +72,8 @@ impl Culler {
     /// and bindings) the occlusion variant.
     /// `state` is the resolved-state stride wanted (0: none); the list
     /// keeps it when it is drawn by one multi-draw and fits a binding.
+    /// With `casters`, the arguments have room for the casters listed.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn make_lists(
         &self,
         device: &wgpu::Device,
@@ -70,6 +82,7 @@ impl Culler {
         params: &wgpu::Buffer,
         occlusion: Option<(&wgpu::BindGroupLayout, &Bindings<'_>)>,
         state: u32,
+        casters: bool,
     ) -> Lists {
         let capacity = Self::capacity_for(count);
         let states = Self::states_for(count);
@@ -110,9 +123,14 @@ impl Culler {
         for (r, [index_count, first_index, base_vertex]) in draws.into_iter().enumerate() {
             words.extend([index_count, 0, first_index, base_vertex, first_instance(r)]);
         }
-        // The occluded count; the survivors listed and phase 2's dispatch.
+        // The occluded count; the survivors listed and phase 2's dispatch;
+        // the dropped casters, the splats; the casters listed and the
+        // cascades' dispatch.
         words.extend([0; crate::crowd::occlusion::COUNTER_WORDS]);
+        let caster = regions * ARGS_WORDS + crate::crowd::caster_list::CASTER_WORD as usize;
+        words[caster..caster + 4].copy_from_slice(&crate::crowd::caster_list::CASTER_TEMPLATE);
         let bytes = (words.len() * 4) as u64;
+        let listed_bytes = if casters { capacity as u64 * 4 } else { 0 };
         let template = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("cull args template"),
             contents: bytemuck::cast_slice(&words),
@@ -120,7 +138,7 @@ impl Culler {
         });
         let args = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("cull indirect args"),
-            size: bytes,
+            size: bytes + listed_bytes,
             usage: wgpu::BufferUsages::STORAGE
                 | wgpu::BufferUsages::INDIRECT
                 | wgpu::BufferUsages::COPY_DST
@@ -176,6 +194,8 @@ impl Culler {
             multi: self.multi_draw,
             occlusion: occlusion.map(|(_, b)| b.key),
             state: StateStride { want: state, has },
+            casters,
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
 

@@ -11,6 +11,7 @@
 
 mod dispatch;
 mod draw;
+mod listed;
 mod lists;
 pub mod occlusion;
 mod params;
@@ -26,6 +27,7 @@ mod target;
 
 use dispatch::CullDispatch;
 pub use draw::{DirectDraws, DirectRange};
+pub use listed::ListedGroup;
 use lists::Lists;
 pub use occlusion::{Occlusion, OcclusionCamera};
 pub use params::params_as_uniform;
@@ -96,6 +98,13 @@ pub struct Culler {
     /// The largest buffer the device binds, in bytes (what a visible list,
     /// with or without the resolved state, must fit).
     max_binding: u64,
+    /// The cascades' pass over the casters the camera's pass listed
+    /// (`None` where the device cannot bind it).
+    listed: Option<listed::ListedCull>,
+    /// The cascades' boxes for the camera's next cull (`set_caster_gate`).
+    caster_gate: Option<crate::crowd::caster_list::CasterGate>,
+    /// Whether the camera's last cull listed casters.
+    casters_listed: bool,
 }
 
 /// Indices of the impostors' quad (their region's index count).
@@ -185,6 +194,11 @@ impl Culler {
             &module,
             "cs_cull",
         );
+        let listed = listed::ListedCull::new(
+            device,
+            [frame_layout, &clip_layout, crowd.layout()],
+            &module,
+        );
         let params = params::params_buffer(device, "cull params");
         let dummy = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("visible list (direct draws)"),
@@ -237,6 +251,9 @@ impl Culler {
             splat: None,
             splat_this_frame: false,
             max_binding,
+            listed,
+            caster_gate: None,
+            casters_listed: false,
         }
     }
 
@@ -317,7 +334,9 @@ impl Culler {
     /// Culls `count` instances seen from `view` into `lists` (made again
     /// when too small, made for the other draw mode or for other
     /// bindings), the pass reading its parameters from `params`; with
-    /// `occlusion`, the occlusion variant of the pass with those bindings.
+    /// `occlusion`, the occlusion variant of the pass with those bindings;
+    /// with `listed` (a cascade, when the camera listed casters this
+    /// frame), over the camera's list with that group.
     /// Call after `self.crowd.update`. Returns the parameters, or `None`
     /// when nothing was recorded.
     #[allow(clippy::too_many_arguments)]
@@ -333,6 +352,7 @@ impl Culler {
         occlusion: Option<(&Occlusion, bool)>,
         splats: bool,
         camera: bool,
+        listed: Option<&mut Option<ListedGroup>>,
     ) -> Option<CullUniform> {
         let bindings = match occlusion {
             Some((o, late)) => Some((o, o.bindings(late)?)),
@@ -340,26 +360,38 @@ impl Culler {
         };
         let key = bindings.as_ref().map(|(_, b)| b.key);
         let state = self.state_stride(camera && ctx.frame.velocity != 0);
+        // The camera's own pass (not phase 2) lists the cascades' casters.
+        let casters = camera && !matches!(occlusion, Some((_, true)));
         if lists.as_ref().is_none_or(|l| {
             l.capacity < count
                 || (l.state.has != 0 && l.states < count)
                 || l.multi != self.multi_draw
                 || l.occlusion != key
                 || l.state.want != state
+                || l.casters != casters
         }) {
             let out = bindings.as_ref().map(|(o, b)| (&o.layout, b));
-            *lists = Some(self.make_lists(ctx.device, ctx.queue, count, params, out, state));
+            *lists =
+                Some(self.make_lists(ctx.device, ctx.queue, count, params, out, state, casters));
         }
         let (Some(lists), Some(crowd_group)) = (lists.as_ref(), self.crowd.get()) else {
             return None;
         };
-        let uniform = self.uniform(view, count, lists.region);
+        let mut uniform = self.uniform(view, count, lists.region);
+        if let (true, Some(gate)) = (casters, self.active_gate()) {
+            (uniform.caster_planes, uniform.caster_views) = gate.uniform_planes();
+        }
         ctx.queue
             .write_buffer(params, 0, bytemuck::bytes_of(&uniform));
-        let kind = match occlusion {
-            None => CullDispatch::Plain,
-            Some((o, false)) => CullDispatch::Early(o),
-            Some((o, true)) => CullDispatch::Late(o, self.lists.as_ref()?),
+        let listed = match listed {
+            Some(cache) => Some(self.listed_group(ctx.device, params, lists, cache)?),
+            None => None,
+        };
+        let kind = match (occlusion, listed) {
+            (None, None) => CullDispatch::Plain,
+            (None, Some(group)) => CullDispatch::Listed(group, &self.lists.as_ref()?.args),
+            (Some((o, false)), _) => CullDispatch::Early(o),
+            (Some((o, true)), _) => CullDispatch::Late(o, self.lists.as_ref()?),
         };
         let splat = self.splat_dispatch(kind, splats);
         self.dispatch(encoder, kind, frame_group, crowd_group, lists, count, splat);
@@ -409,9 +441,11 @@ impl Culler {
             early.map(|o| (o, false)),
             true,
             true,
+            None,
         );
         self.occlusion = occlusion;
         self.lists = lists;
+        self.casters_listed = uniform.is_some_and(|u| u.caster_views > 0);
         if let (Some(uniform), Some(lists)) = (uniform, &self.lists) {
             self.last_uniform = Some(uniform);
             self.readback.copy(encoder, &lists.args, lists.bytes);

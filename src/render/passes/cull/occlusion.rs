@@ -387,6 +387,7 @@ impl Culler {
                 Some((&o, true)),
                 false,
                 true,
+                None,
             );
             if let (Some(_), Some(lists)) = (uniform, &late) {
                 o.late_readback.copy(encoder, &lists.args, lists.bytes);

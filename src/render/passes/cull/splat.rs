@@ -38,7 +38,7 @@ impl Culler {
         let pipeline = match kind {
             CullDispatch::Plain => Some(&s.plain),
             CullDispatch::Early(_) => s.early.as_ref(),
-            CullDispatch::Late(..) => None,
+            CullDispatch::Late(..) | CullDispatch::Listed(..) => None,
         };
         Some((pipeline?, s.group()?))
     }

@@ -17,6 +17,10 @@ pub struct CullTarget {
     last_uniform: Option<CullUniform>,
     /// Its counts, read back a frame or two late.
     readback: ArgsReadback,
+    /// Its group for the pass over the casters the camera listed.
+    listed: Option<super::ListedGroup>,
+    /// Whether the last `encode_target` went over the camera's list.
+    went_over_list: bool,
 }
 
 impl CullTarget {
@@ -38,6 +42,12 @@ impl CullTarget {
     /// frame's).
     pub fn culled(&self) -> bool {
         self.culled
+    }
+
+    /// True when the last `encode_target` went over the casters the
+    /// camera's pass listed rather than the whole crowd.
+    pub fn went_over_list(&self) -> bool {
+        self.culled && self.went_over_list
     }
 
     /// Not culled this frame (its view is not drawn): its lists are old.
@@ -78,6 +88,8 @@ impl Culler {
             culled: false,
             last_uniform: None,
             readback: ArgsReadback::new(device, &self.regions),
+            listed: None,
+            went_over_list: false,
         }
     }
 
@@ -99,6 +111,7 @@ impl Culler {
             return;
         }
         self.crowd.update(ctx);
+        let listed = self.casters_listed();
         target.last_uniform = self.cull_into(
             ctx,
             encoder,
@@ -110,8 +123,10 @@ impl Culler {
             None,
             false,
             false,
+            listed.then_some(&mut target.listed),
         );
         target.culled = target.last_uniform.is_some();
+        target.went_over_list = listed;
         if let (true, Some(lists)) = (target.culled, &target.lists) {
             target.readback.copy(encoder, &lists.args, lists.bytes);
         }

@@ -3,9 +3,12 @@
 //! cascade's casters depth-only through the technique's pose.
 
 use crate::crowd::Motion;
+use crate::crowd::caster_list::CasterGate;
 use crate::crowd::cull::{CameraLod, CullView, Receivers};
 use crate::crowd::scene::CrowdModelGpu;
-use crate::crowd::shadow::{CameraFrustum, CasterBand, CasterUniform, fit_cascades};
+use crate::crowd::shadow::{
+    CameraFrustum, Cascade, CasterBand, CasterUniform, MAX_CASCADES, ShadowUniform, fit_cascades,
+};
 use crate::render::passes::cull::{CullTarget, Culler};
 use crate::render::passes::impostor::ImpostorPass;
 use crate::render::passes::shadow::{CASTER_STRIDE, ShadowMaps};
@@ -39,6 +42,41 @@ pub(crate) fn caster_band(ground_y: f32, models: &[CrowdModelGpu]) -> CasterBand
 }
 
 impl ShadowMaps {
+    /// The cascades fitted to the camera's `frustum` this frame.
+    fn fit(
+        &self,
+        frame: &crate::crowd::FrameUniform,
+        models: &[CrowdModelGpu],
+        frustum: &CameraFrustum,
+    ) -> ([Cascade; MAX_CASCADES], ShadowUniform) {
+        fit_cascades(
+            frustum,
+            Self::sun(frame),
+            &self.settings,
+            self.maps.side,
+            caster_band(frame.ground_y, models),
+        )
+    }
+
+    /// The boxes of the cascades [`ShadowMaps::cull`] will cull this frame,
+    /// for the camera's pass to list their casters (`None` with shadows
+    /// off).
+    pub fn caster_gate(
+        &self,
+        frame: &crate::crowd::FrameUniform,
+        models: &[CrowdModelGpu],
+        frustum: &CameraFrustum,
+    ) -> Option<CasterGate> {
+        if !self.settings.enabled {
+            return None;
+        }
+        let (cascades, _) = self.fit(frame, models, frustum);
+        let n = self.maps.count as usize;
+        Some(CasterGate::new(
+            cascades.iter().take(n).map(|c| c.view_proj),
+        ))
+    }
+
     /// Fits the cascades and records their cull passes for `count` casting
     /// instances; with shadows off, only tells the receivers so. Call
     /// [`ShadowMaps::update`] first and [`ShadowMaps::draw`] after.
@@ -52,13 +90,7 @@ impl ShadowMaps {
         count: u32,
     ) {
         let sun = Self::sun(ctx.frame);
-        let (cascades, mut uniform) = fit_cascades(
-            frustum,
-            sun,
-            &self.settings,
-            self.maps.side,
-            caster_band(ctx.frame.ground_y, ctx.models),
-        );
+        let (cascades, mut uniform) = self.fit(ctx.frame, ctx.models, frustum);
         let enabled = self.settings.enabled;
         uniform.enabled = enabled as u32;
         uniform.count = self.maps.count;

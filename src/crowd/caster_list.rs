@@ -1,0 +1,144 @@
+//! The shadow casters the camera's cull pass lists: while it places every
+//! instance for the camera, the pass also tests the instance's sphere
+//! against each shadow cascade's box (the first test of a cascade's own
+//! rule) and appends the instances inside any of them to a list at the end
+//! of its arguments. The cascades' cull passes then go over that list
+//! (dispatched indirectly) instead of the whole crowd: every instance they
+//! skip is one their frustum test would have culled first, so they list
+//! exactly what they listed before. In the herd's view of a million horses
+//! the cascades' boxes hold a few per cent of the crowd.
+//!
+//! The gate is [`CasterGate::admits`], the CPU twin of `list_caster` in
+//! shaders/cull.wgsl. It keeps a sphere a little outside a box
+//! ([`gate_slack`]), so that a rounding difference between the camera's
+//! and a cascade's compiled pass can never drop an instance the cascade
+//! would keep; the cascade's own test then decides exactly.
+
+use super::cull::{CULL_GROUP, frustum_planes, sphere_margin};
+use super::instance::MAX_INSTANCES;
+use super::shadow::MAX_CASCADES;
+use glam::{Mat4, Vec3, Vec4};
+
+/// The word (after the regions' arguments) counting the instances the
+/// camera's pass listed for the cascades; the three after it are the
+/// cascades' indirect dispatch (workgroups x, y, z). `CASTER_WORD` in
+/// cull.wgsl.
+pub const CASTER_WORD: u32 = 7;
+
+/// The list's entries start this many words after the regions' arguments
+/// (after every counter: `crowd::occlusion::COUNTER_WORDS`).
+pub const CASTER_ENTRIES: u32 = CASTER_WORD + 4;
+
+/// The views whose boxes the camera's pass can test: one per cascade.
+pub const CASTER_VIEWS: usize = MAX_CASCADES;
+
+// The cascades' dispatch is one row of workgroups: the pass adds one each
+// time a CULL_GROUP-th instance is listed, and a row holds 65,535.
+const _: () = assert!(MAX_INSTANCES.div_ceil(CULL_GROUP) <= 65_535);
+
+/// How far outside a plane a sphere may be and still be listed: a
+/// thousandth of a unit plus a ten-thousandth of the magnitudes summed (f32
+/// rounding of the margin is about 1e-7 of them). The twin of `gate_slack`
+/// in cull.wgsl.
+pub fn gate_slack(plane: Vec4, centre: Vec3) -> f32 {
+    1e-3 + 1e-4 * (plane.w.abs() + centre.abs().element_sum())
+}
+
+/// The cascades' boxes the camera's pass lists casters for: each one's
+/// six planes, as the cascade's own parameters hold them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CasterGate {
+    pub views: Vec<[Vec4; 6]>,
+}
+
+impl CasterGate {
+    /// The gate of the cascades seen through `view_projs` (at most
+    /// [`CASTER_VIEWS`]).
+    pub fn new(view_projs: impl IntoIterator<Item = Mat4>) -> Self {
+        Self {
+            views: view_projs
+                .into_iter()
+                .take(CASTER_VIEWS)
+                .map(frustum_planes)
+                .collect(),
+        }
+    }
+
+    /// Whether an instance with this world sphere is listed: it reaches
+    /// inside every plane of some cascade's box, give or take the slack.
+    pub fn admits(&self, centre: Vec3, radius: f32) -> bool {
+        self.views.iter().any(|planes| {
+            planes
+                .iter()
+                .all(|&p| p.truncate().dot(centre) + p.w + radius + gate_slack(p, centre) >= 0.0)
+        })
+    }
+
+    /// The planes as the cull parameters carry them (`caster_planes`),
+    /// with the number of views.
+    pub fn uniform_planes(&self) -> ([[f32; 4]; 6 * CASTER_VIEWS], u32) {
+        let mut out = [[0.0; 4]; 6 * CASTER_VIEWS];
+        for (v, planes) in self.views.iter().enumerate() {
+            for (k, p) in planes.iter().enumerate() {
+                out[v * 6 + k] = p.to_array();
+            }
+        }
+        (out, self.views.len() as u32)
+    }
+
+    /// True when a cascade whose planes are `planes` keeps nothing the
+    /// gate drops: every sphere inside its box is admitted (tests).
+    pub fn covers(&self, planes: &[Vec4; 6], centre: Vec3, radius: f32) -> bool {
+        sphere_margin(planes, centre, radius) < 0.0 || self.admits(centre, radius)
+    }
+}
+
+/// The arguments' words for the list's counter and the cascades' dispatch
+/// before the camera's pass: nothing listed, no workgroups (x), one row
+/// (y, z).
+pub const CASTER_TEMPLATE: [u32; 4] = [0, 0, 1, 1];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The box x, y in -10..10, z in -50..0 (an orthographic view down -z).
+    fn gate() -> CasterGate {
+        CasterGate::new([glam::camera::rh::proj::directx::orthographic(
+            -10.0, 10.0, -10.0, 10.0, 0.0, 50.0,
+        )])
+    }
+
+    #[test]
+    fn inside_a_box_is_listed_and_far_outside_is_not() {
+        let g = gate();
+        assert!(g.admits(Vec3::new(0.0, 0.0, -5.0), 1.0));
+        // Straddling the side at x = 10.
+        assert!(g.admits(Vec3::new(10.5, 0.0, -5.0), 1.0));
+        assert!(!g.admits(Vec3::new(12.0, 0.0, -5.0), 1.0));
+        assert!(!g.admits(Vec3::new(0.0, 0.0, 40.0), 1.0));
+    }
+
+    #[test]
+    fn the_slack_keeps_what_rounding_could_drop() {
+        let g = gate();
+        // Just outside by less than the slack: listed.
+        assert!(g.admits(Vec3::new(11.0005, 0.0, -5.0), 1.0));
+        // Outside by more: not.
+        assert!(!g.admits(Vec3::new(11.01, 0.0, -5.0), 1.0));
+        for x in [-11.0f32, -3.0, 0.0, 10.999, 11.0] {
+            let planes = g.views[0];
+            assert!(g.covers(&planes, Vec3::new(x, 0.0, -5.0), 1.0));
+        }
+    }
+
+    #[test]
+    fn no_views_list_nothing_and_planes_fill_in_order() {
+        assert!(!CasterGate::default().admits(Vec3::ZERO, 1.0));
+        let g = gate();
+        let (planes, n) = g.uniform_planes();
+        assert_eq!(n, 1);
+        assert_eq!(planes[0], g.views[0][0].to_array());
+        assert_eq!(planes[6], [0.0; 4]);
+    }
+}
