@@ -91,6 +91,22 @@ fn small_bench_writes_valid_json_csv_and_chart() {
             cascades("shadow_casters"),
             "{what}: unseen casters per cascade"
         );
+        // The cascades went over the camera's list of casters (on by
+        // default): every cascade's casters are on it, and it is no longer
+        // than the crowd.
+        assert_eq!(far["caster_list"], true, "{text}");
+        let listed = r["shadow_casters_listed"].as_u64().expect("listed casters");
+        let most = r["shadow_casters"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c.as_u64())
+            .max()
+            .unwrap_or(0);
+        assert!(
+            most <= listed && listed <= count,
+            "{what}: {listed} casters listed, a cascade drew {most}"
+        );
         percentiles(&r["cpu_ms"], &format!("{what} cpu_ms"));
         percentiles(&r["wall_ms"], &format!("{what} wall_ms"));
         let gpu = r
@@ -152,7 +168,7 @@ fn small_bench_writes_valid_json_csv_and_chart() {
     assert!(
         csv.lines().next().is_some_and(|h| h
             .contains(",visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,")
-            && h.ends_with(",shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade,shadow_casters_unseen_per_cascade,shadow_triangles_unseen_per_cascade,exact_visible,exact_occluded,exact_covering_none,exact_visible_triangles,exact_unoccluded_triangles,splats,resolved_state,cull_gpu_p50_ms,cull_gpu_p90_ms,cull_gpu_p99_ms")),
+            && h.ends_with(",shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade,shadow_casters_unseen_per_cascade,shadow_triangles_unseen_per_cascade,exact_visible,exact_occluded,exact_covering_none,exact_visible_triangles,exact_unoccluded_triangles,splats,resolved_state,cull_gpu_p50_ms,cull_gpu_p90_ms,cull_gpu_p99_ms,shadow_casters_listed")),
         "{csv}"
     );
     assert_eq!(v["culling"], serde_json::json!(true));

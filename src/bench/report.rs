@@ -235,6 +235,11 @@ pub struct RunResult {
     /// their shadow cannot reach what the camera sees (the receivers rule).
     #[serde(default)]
     pub shadow_casters_dropped: Vec<u32>,
+    /// The instances the camera's cull pass listed for the cascades'
+    /// passes to go over (`--caster-list`; 0 with it off: each cascade
+    /// went over the whole crowd).
+    #[serde(default)]
+    pub shadow_casters_listed: u32,
     /// Per shadow cascade: the casters it drew that the camera did not
     /// draw (outside its view, or hidden by occlusion culling), and their
     /// triangles: the most that culling casters by what the camera sees

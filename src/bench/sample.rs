@@ -194,6 +194,7 @@ impl Run<'_> {
                 .into_iter()
                 .map(|c| c as u32)
                 .collect(),
+            shadow_casters_listed: drew.iter().map(|d| d.casters_listed).sum(),
             shadow_casters_unseen: unseen_per_cascade(&|u| u64::from(u.casters))
                 .into_iter()
                 .map(|c| c as u32)

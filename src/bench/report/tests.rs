@@ -47,6 +47,7 @@ fn result(technique: &str, count: u32, cpu: f64, wall: f64, gpu: Option<f64>) ->
         shadow_casters: Vec::new(),
         shadow_triangles: Vec::new(),
         shadow_casters_dropped: Vec::new(),
+        shadow_casters_listed: 0,
         shadow_casters_unseen: Vec::new(),
         shadow_triangles_unseen: Vec::new(),
         aa: "msaa".into(),

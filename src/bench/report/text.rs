@@ -156,7 +156,7 @@ impl BenchReport {
         }) {
             let _ = writeln!(
                 s,
-                "{:<13} {:>8} | {:>34} {:>9} {:>9} | {:>24} | {:>26} | {:>24} | {:>24}",
+                "{:<13} {:>8} | {:>34} {:>9} {:>9} | {:>24} | {:>26} | {:>24} | {:>24} | {:>14}",
                 "per level",
                 "count",
                 "instances per mesh level",
@@ -165,7 +165,8 @@ impl BenchReport {
                 "casters per cascade",
                 "shadow triangles per cascade",
                 "casters dropped (view)",
-                "casters camera not drawn"
+                "casters camera not drawn",
+                "casters listed"
             );
             for r in &self.results {
                 let list = |v: &[u32]| {
@@ -176,7 +177,7 @@ impl BenchReport {
                 };
                 let _ = writeln!(
                     s,
-                    "{:<13} {:>8} | {:>34} {:>9} {:>9} | {:>24} | {:>26} | {:>24} | {:>24}",
+                    "{:<13} {:>8} | {:>34} {:>9} {:>9} | {:>24} | {:>26} | {:>24} | {:>24} | {:>14}",
                     if r.baseline() {
                         format!("{} (base)", r.technique)
                     } else {
@@ -193,7 +194,8 @@ impl BenchReport {
                         .collect::<Vec<_>>()
                         .join(" "),
                     list(&r.shadow_casters_dropped),
-                    list(&r.shadow_casters_unseen)
+                    list(&r.shadow_casters_unseen),
+                    crate::cli::short_count(r.shadow_casters_listed as u64)
                 );
             }
         }
@@ -335,7 +337,7 @@ impl BenchReport {
     /// One CSV row per result, with a header.
     pub fn csv(&self) -> String {
         let mut s = String::from(
-            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade,shadow_casters_unseen_per_cascade,shadow_triangles_unseen_per_cascade,exact_visible,exact_occluded,exact_covering_none,exact_visible_triangles,exact_unoccluded_triangles,splats,resolved_state,cull_gpu_p50_ms,cull_gpu_p90_ms,cull_gpu_p99_ms\n",
+            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade,shadow_casters_unseen_per_cascade,shadow_triangles_unseen_per_cascade,exact_visible,exact_occluded,exact_covering_none,exact_visible_triangles,exact_unoccluded_triangles,splats,resolved_state,cull_gpu_p50_ms,cull_gpu_p90_ms,cull_gpu_p99_ms,shadow_casters_listed\n",
         );
         let cells = |p: Option<&Percentiles>| match p {
             Some(p) => format!("{:.4},{:.4},{:.4}", p.p50, p.p90, p.p99),
@@ -344,7 +346,7 @@ impl BenchReport {
         for r in &self.results {
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 r.technique,
                 r.count,
                 r.drawn,
@@ -398,7 +400,8 @@ impl BenchReport {
                 exact_cells(r.exact.as_ref()),
                 r.splats,
                 r.resolved_state as u32,
-                cells(r.cull_gpu_ms.as_ref())
+                cells(r.cull_gpu_ms.as_ref()),
+                r.shadow_casters_listed
             );
         }
         s

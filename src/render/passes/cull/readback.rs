@@ -34,6 +34,9 @@ pub struct CullStats {
     /// The camera's view: instances drawn as splats (under a pixel; in no
     /// region, counted nowhere else); 0 without the splat level.
     pub splats: u32,
+    /// The camera's view: instances it listed for the shadow cascades'
+    /// passes (`crowd::caster_list`); 0 when it listed none.
+    pub casters_listed: u32,
     /// Instances drawn of each model of a scene (its mesh levels and
     /// impostors together; one model: the first entry), in the scene's
     /// order.
@@ -98,6 +101,7 @@ impl CullStats {
         s.occluded = counter(0);
         s.dropped = counter(crate::crowd::cull::DROPPED_WORD);
         s.splats = counter(crate::crowd::cull::SPLAT_WORD);
+        s.casters_listed = counter(crate::crowd::caster_list::CASTER_WORD);
         s
     }
 
