@@ -9,7 +9,8 @@
 #      field off (--compare-far-field), the splats off (--compare-splat) and
 #      each vertex computing its state (--compare-state), then 10,000,000
 #      horses, the impostors' early depth test on and off (splats off),
-#      then culling, LOD and shadows off;
+#      the shadow cascades culling every horse rather than the camera's
+#      list (--caster-list off), then culling, LOD and shadows off;
 #   2. every technique at 10,000 horses (the defaults);
 #   3. the far field at 10,000 and 100,000 (with and without it), occlusion
 #      culling on and off at 30,000 and 1,000,000 (two views, the second
@@ -118,6 +119,9 @@ step early-depth-on 30 --techniques vat --counts 1000000 "${view[@]}" --frames 1
     --splat off
 step early-depth-off 30 --techniques vat --counts 1000000 "${view[@]}" --frames 10 --warmup 2 \
     --splat off --early-depth off
+# 1c. The shadow cascades' cull passes over every horse, not the camera's
+# list of those in their boxes (the million step above has the list).
+step caster-list-off 30 --techniques vat --counts 1000000 "${herd[@]}" --caster-list off
 step million-all-off 60 --techniques vat --counts 1000000 "${view[@]}" --frames 5 --warmup 1 \
     --culling off --lod off --shadows off
 # 2. Every technique at 10,000 with the defaults.

@@ -236,7 +236,7 @@ pub struct CullUniform {
     pub camera: [f32; 4],
     /// The camera's view: the shadow cascades' boxes (six planes each, as
     /// `planes`) whose casters it lists (`crowd::caster_list`).
-    pub caster_planes: [[f32; 4]; 6 * crate::crowd::caster_list::CASTER_VIEWS],
+    pub caster_planes: [[f32; 4]; 6 * crate::crowd::shadow::MAX_CASCADES],
     /// Boxes in `caster_planes` (0: the pass lists no casters).
     pub caster_views: u32,
     pub _caster_pad: [u32; 3],
@@ -359,7 +359,7 @@ impl CullUniform {
             ground,
             _pad: [0; 2],
             camera,
-            caster_planes: [[0.0; 4]; 6 * crate::crowd::caster_list::CASTER_VIEWS],
+            caster_planes: [[0.0; 4]; 6 * crate::crowd::shadow::MAX_CASCADES],
             caster_views: 0,
             _caster_pad: [0; 3],
             models: table,
