@@ -22,6 +22,15 @@ pub fn limitations(features: wgpu::Features, limits: &wgpu::Limits) -> Vec<Strin
                 .to_string(),
         );
     }
+    // The cascades' cull over the camera's list reads 10 storage buffers
+    // with its parameters as a uniform (render::passes::cull::listed).
+    if limits.max_storage_buffers_per_shader_stage < 10 {
+        out.push(format!(
+            "{} storage buffers per shader stage: the shadow cascades' cull passes go over \
+             every instance, not the camera's list",
+            limits.max_storage_buffers_per_shader_stage
+        ));
+    }
     let binding = limits.max_storage_buffer_binding_size;
     if binding < 1 << 30 {
         out.push(format!(
@@ -38,17 +47,20 @@ mod tests {
 
     #[test]
     fn the_panel_says_what_a_device_leaves_out() {
-        // WebGPU's defaults with no optional feature: all four are off.
+        // WebGPU's defaults with no optional feature: all five are off
+        // (8 storage buffers a stage).
         let off = limitations(wgpu::Features::empty(), &wgpu::Limits::default());
-        assert_eq!(off.len(), 4, "{off:?}");
+        assert_eq!(off.len(), 5, "{off:?}");
         assert!(off[0].contains("timestamp") && off[1].contains("multi-draw"));
         assert!(off[2].contains("early depth"), "{off:?}");
-        assert!(off[3].contains("128 MiB"), "{off:?}");
+        assert!(off[3].contains("camera's list"), "{off:?}");
+        assert!(off[4].contains("128 MiB"), "{off:?}");
         let all = wgpu::Features::TIMESTAMP_QUERY
             | wgpu::Features::INDIRECT_FIRST_INSTANCE
             | wgpu::Features::SHADER_EARLY_DEPTH_TEST;
         let big = wgpu::Limits {
             max_storage_buffer_binding_size: 2 << 30,
+            max_storage_buffers_per_shader_stage: 10,
             ..Default::default()
         };
         assert!(limitations(all, &big).is_empty());
