@@ -28,6 +28,16 @@ fn wgsl_u32(source: &str, name: &str) -> u32 {
     }
 }
 
+/// Every variant of the cull pass's module.
+const CULL_VARIANTS: [shaders::ModuleSpec; 6] = [
+    shaders::CULL,
+    shaders::CULL_UNIFORM,
+    shaders::CULL_OCCLUSION,
+    shaders::CULL_SPLAT,
+    shaders::CULL_SPLAT_UNIFORM,
+    shaders::CULL_OCCLUSION_SPLAT,
+];
+
 /// WGSL constant `name` equals `rust` in every module of `specs`.
 fn assert_in_modules(specs: &[shaders::ModuleSpec], name: &str, rust: u32) {
     for spec in specs {
@@ -100,17 +110,9 @@ fn occlusion_numbers_match() {
 #[test]
 fn caster_list_numbers_match() {
     use stampede::crowd::caster_list as c;
-    let variants = [
-        shaders::CULL,
-        shaders::CULL_UNIFORM,
-        shaders::CULL_OCCLUSION,
-        shaders::CULL_SPLAT,
-        shaders::CULL_SPLAT_UNIFORM,
-        shaders::CULL_OCCLUSION_SPLAT,
-    ];
-    assert_in_modules(&variants, "CASTER_WORD", c::CASTER_WORD);
-    assert_in_modules(&variants, "CASTER_ENTRIES", c::CASTER_ENTRIES);
-    assert_in_modules(&variants, "CASTER_VIEWS", c::CASTER_VIEWS as u32);
+    assert_in_modules(&CULL_VARIANTS, "CASTER_WORD", c::CASTER_WORD);
+    assert_in_modules(&CULL_VARIANTS, "CASTER_ENTRIES", c::CASTER_ENTRIES);
+    assert_in_modules(&CULL_VARIANTS, "CASTER_VIEWS", c::CASTER_VIEWS as u32);
     assert_eq!(c::CASTER_WORD, stampede::crowd::cull::SPLAT_WORD + 1);
     assert_eq!(
         c::CASTER_ENTRIES as usize,
@@ -123,15 +125,11 @@ fn caster_list_numbers_match() {
 /// the pass.
 #[test]
 fn cull_workgroup_matches() {
-    let variants = [
-        shaders::CULL,
-        shaders::CULL_UNIFORM,
-        shaders::CULL_OCCLUSION,
-        shaders::CULL_SPLAT,
-        shaders::CULL_SPLAT_UNIFORM,
-        shaders::CULL_OCCLUSION_SPLAT,
-    ];
-    assert_in_modules(&variants, "CULL_GROUP", stampede::crowd::cull::CULL_GROUP);
+    assert_in_modules(
+        &CULL_VARIANTS,
+        "CULL_GROUP",
+        stampede::crowd::cull::CULL_GROUP,
+    );
 }
 
 /// The splat planes are laid out with the Rust side's numbers, in the cull
