@@ -223,8 +223,8 @@ impl Renderer {
         let group = self.frame_group.group();
         // The camera's pass lists the casters in the cascades' boxes; the
         // cascades' passes then go over that list.
-        let gate = self.shadows.caster_gate(ctx.frame, ctx.models, &frustum);
-        self.culler.set_caster_gate(gate);
+        let fit = self.shadows.fit(ctx.frame, ctx.models, &frustum);
+        self.culler.set_caster_gate(self.shadows.caster_gate(&fit));
         self.culler
             .encode(&ctx, encoder, group, &cull_view, frame.cull_count);
         self.shadows.cull(
@@ -232,7 +232,7 @@ impl Renderer {
             encoder,
             group,
             &mut self.culler,
-            &frustum,
+            &fit,
             frame.cull_count,
         );
         self.end_cull_span(encoder, timed);

@@ -6,6 +6,7 @@
 //! fitting is plain data in `crowd::shadow`; the lookup is shaders/shadow.wgsl.
 
 mod pass;
+pub use pass::CascadeFit;
 
 use crate::crowd::FrameUniform;
 use crate::crowd::shadow::{CasterUniform, MAX_CASCADES, ShadowSettings, ShadowUniform};

@@ -41,56 +41,64 @@ pub(crate) fn caster_band(ground_y: f32, models: &[CrowdModelGpu]) -> CasterBand
     }
 }
 
+/// This frame's cascades fitted to the camera's frustum, fitted once for
+/// the camera's pass (which lists their casters) and their own passes.
+pub struct CascadeFit<'a> {
+    pub frustum: &'a CameraFrustum,
+    cascades: [Cascade; MAX_CASCADES],
+    uniform: ShadowUniform,
+}
+
 impl ShadowMaps {
     /// The cascades fitted to the camera's `frustum` this frame.
-    fn fit(
+    pub fn fit<'a>(
         &self,
         frame: &crate::crowd::FrameUniform,
         models: &[CrowdModelGpu],
-        frustum: &CameraFrustum,
-    ) -> ([Cascade; MAX_CASCADES], ShadowUniform) {
-        fit_cascades(
+        frustum: &'a CameraFrustum,
+    ) -> CascadeFit<'a> {
+        let (cascades, uniform) = fit_cascades(
             frustum,
             Self::sun(frame),
             &self.settings,
             self.maps.side,
             caster_band(frame.ground_y, models),
-        )
+        );
+        CascadeFit {
+            frustum,
+            cascades,
+            uniform,
+        }
     }
 
-    /// The boxes of the cascades [`ShadowMaps::cull`] will cull this frame,
+    /// The boxes of the cascades [`ShadowMaps::cull`] will cull from `fit`,
     /// for the camera's pass to list their casters (`None` with shadows
     /// off).
-    pub fn caster_gate(
-        &self,
-        frame: &crate::crowd::FrameUniform,
-        models: &[CrowdModelGpu],
-        frustum: &CameraFrustum,
-    ) -> Option<CasterGate> {
+    pub fn caster_gate(&self, fit: &CascadeFit<'_>) -> Option<CasterGate> {
         if !self.settings.enabled {
             return None;
         }
-        let (cascades, _) = self.fit(frame, models, frustum);
         let n = self.maps.count as usize;
         Some(CasterGate::new(
-            cascades.iter().take(n).map(|c| c.view_proj),
+            fit.cascades.iter().take(n).map(|c| c.view_proj),
         ))
     }
 
-    /// Fits the cascades and records their cull passes for `count` casting
-    /// instances; with shadows off, only tells the receivers so. Call
-    /// [`ShadowMaps::update`] first and [`ShadowMaps::draw`] after.
+    /// Writes the cascades of `fit` and records their cull passes for
+    /// `count` casting instances; with shadows off, only tells the
+    /// receivers so. Call [`ShadowMaps::update`] first and
+    /// [`ShadowMaps::draw`] after.
     pub fn cull(
         &mut self,
         ctx: &FrameContext<'_>,
         encoder: &mut wgpu::CommandEncoder,
         frame_group: &wgpu::BindGroup,
         culler: &mut Culler,
-        frustum: &CameraFrustum,
+        fit: &CascadeFit<'_>,
         count: u32,
     ) {
         let sun = Self::sun(ctx.frame);
-        let (cascades, mut uniform) = self.fit(ctx.frame, ctx.models, frustum);
+        let (frustum, cascades, mut uniform) = (fit.frustum, &fit.cascades, fit.uniform);
         let enabled = self.settings.enabled;
         uniform.enabled = enabled as u32;
         uniform.count = self.maps.count;
