@@ -426,9 +426,7 @@ fn far_field_report(renderer: &Renderer, config: &RendererConfig) -> FarFieldRep
         splats: config.cull.splats && renderer.impostor_atlas().is_some(),
         splat_px: config.cull.splat_px,
         resolved_state: config.cull.resolved_state,
-        caster_list: config.cull.caster_list
-            && config.cull.culling
-            && renderer.culler().caster_list_unsupported().is_none(),
+        caster_list: renderer.culler().lists_casters(),
         coarse_levels: config.cull.coarse_levels,
         shadow_distance: config.shadows.distance.to_string(),
         shadow_min_texels: config.shadows.min_caster_texels,

@@ -29,6 +29,12 @@ pub const CASTER_WORD: u32 = 7;
 /// (after every counter: `crowd::occlusion::COUNTER_WORDS`).
 pub const CASTER_ENTRIES: u32 = CASTER_WORD + 4;
 
+/// Storage buffers the cascades' pass over the list binds in the compute
+/// stage with its parameters as a uniform (one more with them as storage):
+/// the frame, the clip table, the crowd's five, its arguments and visible
+/// list, and the camera's arguments.
+pub const LISTED_STORAGE_BUFFERS: u32 = 10;
+
 /// The views whose boxes the camera's pass can test: one per cascade.
 pub const CASTER_VIEWS: usize = MAX_CASCADES;
 

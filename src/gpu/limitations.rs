@@ -22,9 +22,11 @@ pub fn limitations(features: wgpu::Features, limits: &wgpu::Limits) -> Vec<Strin
                 .to_string(),
         );
     }
-    // The cascades' cull over the camera's list reads 10 storage buffers
-    // with its parameters as a uniform (render::passes::cull::listed).
-    if limits.max_storage_buffers_per_shader_stage < 10 {
+    // The cascades' cull over the camera's list, with its parameters as a
+    // uniform (render::passes::cull::listed).
+    if limits.max_storage_buffers_per_shader_stage
+        < crate::crowd::caster_list::LISTED_STORAGE_BUFFERS
+    {
         out.push(format!(
             "{} storage buffers per shader stage: the shadow cascades' cull passes go over \
              every instance, not the camera's list",

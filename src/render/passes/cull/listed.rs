@@ -6,7 +6,7 @@
 //! over that list, reading the camera's arguments as one more binding.
 
 use super::{Culler, Lists};
-use crate::crowd::caster_list::{CASTER_ENTRIES, CASTER_WORD, CasterGate};
+use crate::crowd::caster_list::{CASTER_ENTRIES, CASTER_WORD, CasterGate, LISTED_STORAGE_BUFFERS};
 use crate::render::util::pipeline::bind_group;
 
 /// The listed variant of the cascades' pass.
@@ -33,14 +33,7 @@ impl ListedCull {
         groups: [&wgpu::BindGroupLayout; 3],
         module: &wgpu::ShaderModule,
     ) -> Option<Self> {
-        // The frame, the clip table, the crowd's five, the parameters
-        // (unless a uniform), the arguments, the visible list, the camera's
-        // arguments.
-        let needed = if super::params_as_uniform(device) {
-            10
-        } else {
-            11
-        };
+        let needed = LISTED_STORAGE_BUFFERS + u32::from(!super::params_as_uniform(device));
         if device.limits().max_storage_buffers_per_shader_stage < needed {
             return None;
         }
@@ -91,13 +84,17 @@ impl Culler {
         )
     }
 
-    /// The gate the camera's parameters carry this frame (culling on, the
-    /// setting on, the listed pass available).
+    /// Whether the camera's pass lists the cascades' casters when there
+    /// are cascades: culling on, the setting on, the listed pass available.
+    pub fn lists_casters(&self) -> bool {
+        self.settings.culling && self.settings.caster_list && self.listed.is_some()
+    }
+
+    /// The gate the camera's parameters carry this frame.
     pub(super) fn active_gate(&self) -> Option<&CasterGate> {
         self.caster_gate
             .as_ref()
-            .filter(|g| !g.views.is_empty())
-            .filter(|_| self.settings.culling && self.settings.caster_list && self.listed.is_some())
+            .filter(|g| !g.views.is_empty() && self.lists_casters())
     }
 
     /// `target`'s group for the listed pass over the camera's lists, made
