@@ -104,6 +104,14 @@ impl CasterGate {
 /// (y, z).
 pub const CASTER_TEMPLATE: [u32; 4] = [0, 0, 1, 1];
 
+/// The cascades' dispatch (workgroups x, y, z) over a list of `listed`
+/// instances: a workgroup for each CULL_GROUP begun, in one row. The rule
+/// the camera's pass follows adding a workgroup at every CULL_GROUP-th
+/// instance it lists.
+pub fn listed_dispatch(listed: u32) -> [u32; 3] {
+    [listed.div_ceil(CULL_GROUP), 1, 1]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,6 +121,15 @@ mod tests {
         CasterGate::new([glam::camera::rh::proj::directx::orthographic(
             -10.0, 10.0, -10.0, 10.0, 0.0, 50.0,
         )])
+    }
+
+    #[test]
+    fn a_workgroup_for_each_group_begun() {
+        assert_eq!(listed_dispatch(0), [0, 1, 1]);
+        assert_eq!(listed_dispatch(1), [1, 1, 1]);
+        assert_eq!(listed_dispatch(CULL_GROUP), [1, 1, 1]);
+        assert_eq!(listed_dispatch(CULL_GROUP + 1), [2, 1, 1]);
+        assert_eq!(&listed_dispatch(0)[..], &CASTER_TEMPLATE[1..]);
     }
 
     #[test]

@@ -155,6 +155,24 @@ impl Culler {
         gpu.read_words(&lists.args, first, count * 4)
     }
 
+    /// The cascades' indirect dispatch the camera's last cull counted
+    /// (workgroups x, y, z), read back waiting for the GPU (tests and
+    /// diagnostics; `None` when it listed none).
+    pub fn read_caster_dispatch(
+        &self,
+        gpu: &crate::gpu::GpuContext,
+    ) -> Result<Option<[u32; 3]>, crate::gpu::GpuError> {
+        let Some(lists) = self
+            .lists
+            .as_ref()
+            .filter(|l| l.casters && self.casters_listed())
+        else {
+            return Ok(None);
+        };
+        let words = gpu.read_words::<u32>(&lists.args, self.listed_dispatch_offset(), 12)?;
+        Ok(Some([words[0], words[1], words[2]]))
+    }
+
     /// Where in the camera's arguments the cascades' dispatch is, in bytes.
     pub(super) fn listed_dispatch_offset(&self) -> u64 {
         (self.counter_word() as u64 + CASTER_WORD as u64 + 1) * 4
