@@ -87,6 +87,8 @@ struct CullParams {
     _caster_pad0: u32,
     _caster_pad1: u32,
     _caster_pad2: u32,
+    // Each box's bounding sphere for the gate's shortcut (`near_bound`).
+    caster_bounds: array<vec4<f32>, 4>,
     // The scene's models, in the order of the crowd's model table.
     models: array<CullModel, MAX_SCENE_MODELS>,
 };
@@ -307,12 +309,25 @@ fn gate_slack(p: vec4<f32>, centre: vec3<f32>) -> f32 {
     return 1e-3 + 1e-4 * (abs(p.w) + c.x + c.y + c.z);
 }
 
+// Whether a sphere may reach inside the box `bound` bounds, give or take
+// the gate's slack (far outside it, no plane need be tested). The twin of
+// `caster_list::near_bound`.
+fn near_bound(bound: vec4<f32>, centre: vec3<f32>, radius: f32) -> bool {
+    let c = abs(centre);
+    let reach = bound.w + 2.0 * radius + 2e-4 * (c.x + c.y + c.z);
+    let d = centre - bound.xyz;
+    return dot(d, d) <= reach * reach;
+}
+
 // The camera's view: lists instance `i` for the shadow cascades when its
 // sphere reaches inside some cascade's box (each cascade's first test),
 // and adds a workgroup to their dispatch each time a CULL_GROUP-th
 // instance is listed. The twin of `CasterGate::admits`.
 fn list_caster(i: u32, centre: vec3<f32>, radius: f32) {
     for (var v = 0u; v < min(cull.caster_views, CASTER_VIEWS); v++) {
+        if !near_bound(cull.caster_bounds[v], centre, radius) {
+            continue;
+        }
         var inside = true;
         for (var k = 0u; k < 6u; k++) {
             let p = cull.caster_planes[v * 6u + k];

@@ -274,6 +274,7 @@ fn rust_mirrors_match_their_wgsl_structs() {
             caster_planes,
             caster_views,
             _caster_pad,
+            caster_bounds,
             models,
         }),
         &wgsl_layout(&cull, "CullParams"),

@@ -72,11 +72,15 @@ impl CasterGate {
 
     /// Whether an instance with this world sphere is listed: it reaches
     /// inside every plane of some cascade's box, give or take the slack.
+    /// A sphere far outside a box's bounding sphere ([`box_bound`]) is
+    /// outside it without testing its planes: the shortcut the camera's
+    /// pass takes, which lists the same instances.
     pub fn admits(&self, centre: Vec3, radius: f32) -> bool {
         self.views.iter().any(|planes| {
-            planes
-                .iter()
-                .all(|&p| p.truncate().dot(centre) + p.w + radius + gate_slack(p, centre) >= 0.0)
+            near_bound(box_bound(planes), centre, radius)
+                && planes.iter().all(|&p| {
+                    p.truncate().dot(centre) + p.w + radius + gate_slack(p, centre) >= 0.0
+                })
         })
     }
 
@@ -92,11 +96,66 @@ impl CasterGate {
         (out, self.views.len() as u32)
     }
 
+    /// Each box's bound ([`box_bound`]) as the cull parameters carry them
+    /// (`caster_bounds`).
+    pub fn uniform_bounds(&self) -> [[f32; 4]; CASTER_VIEWS] {
+        let mut out = [[0.0; 4]; CASTER_VIEWS];
+        for (v, planes) in self.views.iter().enumerate() {
+            out[v] = box_bound(planes).to_array();
+        }
+        out
+    }
+
     /// True when a cascade whose planes are `planes` keeps nothing the
     /// gate drops: every sphere inside its box is admitted (tests).
     pub fn covers(&self, planes: &[Vec4; 6], centre: Vec3, radius: f32) -> bool {
         sphere_margin(planes, centre, radius) < 0.0 || self.admits(centre, radius)
     }
+}
+
+/// A box's bounding sphere for the gate: xyz its centre, w the distance
+/// to its farthest corner plus the slack's part that does not depend on
+/// the instance, doubled (`2e-3 + 2e-4 · max |w|`). The box is six planes
+/// in opposite pairs (a cascade's orthographic view), and its corners
+/// are where one plane of each pair meets.
+pub fn box_bound(planes: &[Vec4; 6]) -> Vec4 {
+    let mut corners = [Vec3::ZERO; 8];
+    for (k, corner) in corners.iter_mut().enumerate() {
+        let [a, b, c] = [
+            planes[k & 1],
+            planes[2 + (k >> 1 & 1)],
+            planes[4 + (k >> 2)],
+        ];
+        *corner = meet(a, b, c);
+    }
+    let centre = corners.iter().copied().sum::<Vec3>() / 8.0;
+    let reach = corners
+        .iter()
+        .map(|c| c.distance(centre))
+        .fold(0.0, f32::max);
+    let w = planes.iter().map(|p| p.w.abs()).fold(0.0, f32::max);
+    centre.extend(reach + 2e-3 + 2e-4 * w)
+}
+
+/// Whether a sphere may reach inside the box `bound` bounds, give or take
+/// the slack: its centre within the bound's radius plus twice its own
+/// radius and twice the slack's part that grows with the centre. A centre
+/// the planes admit lies in the box grown by `radius + slack` on every
+/// face, whose corners are at most √3 times that beyond the box's; twice
+/// it leaves room for rounding. The twin of `near_bound` in cull.wgsl.
+pub fn near_bound(bound: Vec4, centre: Vec3, radius: f32) -> bool {
+    let reach = bound.w + 2.0 * radius + 2e-4 * centre.abs().element_sum();
+    centre.distance_squared(bound.truncate()) <= reach * reach
+}
+
+/// Where three planes meet (the origin when two are parallel).
+fn meet(a: Vec4, b: Vec4, c: Vec4) -> Vec3 {
+    let (na, nb, nc) = (a.truncate(), b.truncate(), c.truncate());
+    let det = na.dot(nb.cross(nc));
+    if det.abs() < 1e-12 {
+        return Vec3::ZERO;
+    }
+    -(a.w * nb.cross(nc) + b.w * nc.cross(na) + c.w * na.cross(nb)) / det
 }
 
 /// The arguments' words for the list's counter and the cascades' dispatch
@@ -153,6 +212,92 @@ mod tests {
             let planes = g.views[0];
             assert!(g.covers(&planes, Vec3::new(x, 0.0, -5.0), 1.0));
         }
+    }
+
+    /// The planes' rule alone, without the bound's shortcut.
+    fn planes_admit(planes: &[Vec4; 6], c: Vec3, r: f32) -> bool {
+        planes
+            .iter()
+            .all(|&p| p.truncate().dot(c) + p.w + r + gate_slack(p, c) >= 0.0)
+    }
+
+    #[test]
+    fn the_bound_never_drops_what_the_planes_admit() {
+        // Light-like views: the box above, one turned and far from the
+        // origin, and a thin one; spheres from tiny to large, most near
+        // the boxes' corners where the bound is tightest.
+        let views = [
+            glam::camera::rh::proj::directx::orthographic(-10.0, 10.0, -10.0, 10.0, 0.0, 50.0),
+            glam::camera::rh::proj::directx::orthographic(-40.0, 40.0, -40.0, 40.0, 0.0, 300.0)
+                * crate::crowd::shadow::light_rotation(Vec3::new(0.3, 0.8, -0.5))
+                * Mat4::from_translation(Vec3::new(-900.0, -5.0, 1200.0)),
+            glam::camera::rh::proj::directx::orthographic(-0.5, 0.5, -3.0, 3.0, 1.0, 2.0)
+                * crate::crowd::shadow::light_rotation(Vec3::new(-0.7, 0.2, 0.1)),
+        ];
+        let mut rng = crate::crowd::rng::SplitMix64::new(7);
+        let mut range = |lo: f32, hi: f32| lo + (hi - lo) * rng.next_f32();
+        for vp in views {
+            let g = CasterGate::new([vp]);
+            let planes = g.views[0];
+            let bound = box_bound(&planes);
+            let inverse = vp.inverse();
+            let (mut admitted, mut far_dropped) = (0, 0);
+            for _ in 0..20_000 {
+                let ndc = Vec3::new(range(-1.6, 1.6), range(-1.6, 1.6), range(-0.6, 1.6));
+                let c = inverse.project_point3(ndc);
+                let r = [1e-3, 0.05, 0.7, 4.0][(range(0.0, 4.0) as usize).min(3)] * bound.w / 10.0;
+                let admits = planes_admit(&planes, c, r);
+                assert!(
+                    !admits || near_bound(bound, c, r),
+                    "{c} (radius {r}) admitted by the planes, dropped by the bound {bound}"
+                );
+                assert_eq!(g.admits(c, r), admits);
+                admitted += admits as u32;
+                far_dropped += (!near_bound(bound, c, r)) as u32;
+            }
+            assert!(admitted > 1000, "{admitted} admitted");
+            assert!(far_dropped > 1000, "the bound dropped only {far_dropped}");
+            // Tiny spheres just beyond each corner, along its diagonal, that
+            // the planes admit only by the slack: where the bound is
+            // tightest.
+            for k in 0..8 {
+                let [a, b, c] = [
+                    planes[k & 1],
+                    planes[2 + (k >> 1 & 1)],
+                    planes[4 + (k >> 2)],
+                ];
+                let corner = meet(a, b, c);
+                let out = -(a.truncate() + b.truncate() + c.truncate()) / 3f32.sqrt();
+                for r in [0.0, 1e-5, 1e-3] {
+                    let slack = [a, b, c]
+                        .map(|p| gate_slack(p, corner))
+                        .into_iter()
+                        .fold(f32::MAX, f32::min);
+                    let centre = corner + out * (3f32.sqrt() * (r + slack) * 0.999);
+                    assert!(planes_admit(&planes, centre, r), "{centre} {r}");
+                    assert!(
+                        near_bound(bound, centre, r),
+                        "{centre} (radius {r}) beyond a corner: dropped by the bound {bound}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_bound_is_the_box_corners() {
+        let g = gate();
+        let bound = box_bound(&g.views[0]);
+        // The box -10..10 × -10..10 × -50..0: centre (0, 0, -25), corners
+        // √(10² + 10² + 25²) away.
+        assert!(
+            bound.truncate().distance(Vec3::new(0.0, 0.0, -25.0)) < 1e-4,
+            "{bound}"
+        );
+        let reach = (10f32 * 10.0 + 10.0 * 10.0 + 25.0 * 25.0).sqrt();
+        assert!((bound.w - reach).abs() < 0.05, "{bound}");
+        assert_eq!(g.uniform_bounds()[0], bound.to_array());
+        assert_eq!(g.uniform_bounds()[1], [0.0; 4]);
     }
 
     #[test]

@@ -240,10 +240,12 @@ pub struct CullUniform {
     /// Boxes in `caster_planes` (0: the pass lists no casters).
     pub caster_views: u32,
     pub _caster_pad: [u32; 3],
+    /// Each box's bounding sphere (`caster_list::box_bound`).
+    pub caster_bounds: [[f32; 4]; crate::crowd::shadow::MAX_CASCADES],
     /// The scene's models (in the order of the crowd's model table).
     pub models: [CullModelGpu; crate::crowd::scene::MAX_SCENE_MODELS],
 }
-const _: () = assert!(std::mem::size_of::<CullUniform>() == 288 + 400 + 96 * 8);
+const _: () = assert!(std::mem::size_of::<CullUniform>() == 288 + 464 + 96 * 8);
 
 impl CullUniform {
     /// The parameters for `view` of one model (its impostors' region
@@ -362,6 +364,7 @@ impl CullUniform {
             caster_planes: [[0.0; 4]; 6 * crate::crowd::shadow::MAX_CASCADES],
             caster_views: 0,
             _caster_pad: [0; 3],
+            caster_bounds: [[0.0; 4]; crate::crowd::shadow::MAX_CASCADES],
             models: table,
         }
     }

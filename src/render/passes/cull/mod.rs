@@ -380,6 +380,7 @@ impl Culler {
         let mut uniform = self.uniform(view, count, lists.region);
         if let (true, Some(gate)) = (casters, self.active_gate()) {
             (uniform.caster_planes, uniform.caster_views) = gate.uniform_planes();
+            uniform.caster_bounds = gate.uniform_bounds();
         }
         ctx.queue
             .write_buffer(params, 0, bytemuck::bytes_of(&uniform));
