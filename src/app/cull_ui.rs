@@ -1,6 +1,7 @@
 //! The panel's culling and LOD section: the switches, the pixel budget, and
 //! what the GPU drew last frame per level (read back a frame or two late).
 
+use crate::app::atlas_ui::AtlasView;
 use crate::cli::short_count;
 use crate::crowd::cull::{CullSettings, LOD_TINTS};
 use crate::lod::LodLevel;
@@ -32,67 +33,11 @@ pub struct CullView<'a> {
     pub gpu_ms: Option<f32>,
 }
 
-/// What the section says of the impostor atlas.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct AtlasView {
-    pub layers: u32,
-    pub cells: u32,
-    pub cell: u32,
-    pub bytes: u64,
-    /// Milliseconds the GPU took to draw it; `None` before it was drawn.
-    pub build_ms: Option<f64>,
-    /// Why there is none.
-    pub error: Option<String>,
-    /// Models whose atlases it holds (a scene's share the textures).
-    pub models: u32,
-}
-
 /// Region `r`'s colour in the tint view, as the shader draws it (a little
 /// darker, to read on the panel).
 fn tint(r: usize) -> egui::Color32 {
     let [red, green, blue] = LOD_TINTS[r.min(LOD_TINTS.len() - 1)].map(|c| (c * 235.0) as u8);
     egui::Color32::from_rgb(red, green, blue)
-}
-
-impl AtlasView {
-    /// What `renderer` has of its atlas.
-    pub fn of(renderer: &crate::render::Renderer) -> Self {
-        let layout = renderer.impostor_layout();
-        let mut view = Self {
-            layers: layout.layers,
-            cells: layout.cells(),
-            cell: layout.cell,
-            bytes: layout.bytes(),
-            build_ms: renderer.impostor_atlas().map(|a| a.build_ms),
-            error: renderer.impostor_error.clone(),
-            models: 1,
-        };
-        let scene = renderer.scene();
-        if scene.models.len() > 1 {
-            let layouts: Vec<_> = scene.models.iter().map(|m| m.impostor.as_ref()).collect();
-            let plan = crate::impostor::SceneAtlasPlan::plan(&layouts);
-            view.layers = plan.layers;
-            view.bytes = plan.bytes();
-            view.models = layouts.len() as u32;
-        }
-        view
-    }
-
-    /// What the atlas is: its layers, views and memory.
-    fn describe(&self) -> String {
-        let mib = self.bytes as f64 / (1024.0 * 1024.0);
-        if self.models > 1 {
-            format!(
-                "impostor atlas of {} models: {} layers, {mib:.1} MiB",
-                self.models, self.layers
-            )
-        } else {
-            format!(
-                "impostor atlas: {} layers × {} views of {}², {mib:.1} MiB",
-                self.layers, self.cells, self.cell
-            )
-        }
-    }
 }
 
 pub fn cull_section(ui: &mut egui::Ui, s: &mut CullSettings, view: &CullView<'_>) {
@@ -429,32 +374,6 @@ mod tests {
         assert!(s.culling);
         h.click("freeze culling", ui!());
         assert!(!s.freeze);
-    }
-
-    #[test]
-    fn a_scenes_atlas_is_described_by_its_models() {
-        let one = AtlasView {
-            layers: 44,
-            cells: 60,
-            cell: 32,
-            bytes: 28 << 20,
-            models: 1,
-            ..AtlasView::default()
-        };
-        assert_eq!(
-            one.describe(),
-            "impostor atlas: 44 layers × 60 views of 32², 28.0 MiB"
-        );
-        let scene = AtlasView {
-            layers: 112,
-            models: 3,
-            bytes: 80 << 20,
-            ..one
-        };
-        assert_eq!(
-            scene.describe(),
-            "impostor atlas of 3 models: 112 layers, 80.0 MiB"
-        );
     }
 
     /// A scene's level table shows each model's own levels (triangles and

@@ -2,6 +2,7 @@
 
 pub mod aa_ui;
 mod args;
+mod atlas_ui;
 mod clip_ui;
 pub mod costs_ui;
 pub mod cull_ui;

@@ -136,7 +136,7 @@ impl Running {
                     .iter()
                     .map(|m| m.lod.build_ms)
                     .sum(),
-                atlas: crate::app::cull_ui::AtlasView::of(&self.renderer),
+                atlas: crate::app::atlas_ui::AtlasView::of(&self.renderer),
                 occlusion: crate::app::occlusion_ui::OcclusionView::of(&self.renderer),
                 splat_error: self.renderer.splat_error.clone(),
                 resolved_state: self.renderer.culler().resolved_state(),
