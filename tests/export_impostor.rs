@@ -130,6 +130,8 @@ fn the_exported_atlas_holds_the_cpu_skinned_model_as_vat_json_describes_it() {
             "{name}: linear"
         );
 
+        exported_bounds_hold_the_covered_texels(name, im, &albedo, layers);
+
         // The CPU side: the model as Stampede's importer reads it, skinned
         // on the CPU at each frame's time, drawn with the atlas's level.
         let model = stampede::assets::load_model(name).expect("the model loads");
@@ -235,6 +237,57 @@ fn the_exported_atlas_holds_the_cpu_skinned_model_as_vat_json_describes_it() {
         );
         std::fs::remove_dir_all(&dir).ok();
     }
+}
+
+/// `cell_bounds` are, cell by cell, the texels that the albedo PNG's
+/// coverage (A > 0) reaches in any layer, found as another engine would
+/// from `vat.json`'s description; and they cut the quads (a cell tighter
+/// than whole).
+fn exported_bounds_hold_the_covered_texels(
+    name: &str,
+    im: &Value,
+    albedo: &[[u8; 4]],
+    layers: u32,
+) {
+    let u = |v: &Value| v.as_u64().expect("a count") as u32;
+    let (lw, lh, cell, yaws) = (
+        u(&im["layer_width"]),
+        u(&im["layer_height"]),
+        u(&im["cell"]),
+        u(&im["yaws"]),
+    );
+    let rows = lh / cell;
+    let mut want = vec![[cell, cell, 0, 0]; (rows * yaws) as usize];
+    for layer in 0..layers {
+        for y in 0..lh {
+            for x in 0..lw {
+                if albedo[((layer * lh + y) * lw + x) as usize][3] == 0 {
+                    continue;
+                }
+                let b = &mut want[((y / cell) * yaws + x / cell) as usize];
+                let (cx, cy) = (x % cell, y % cell);
+                *b = [
+                    b[0].min(cx),
+                    b[1].min(cy),
+                    b[2].max(cx + 1),
+                    b[3].max(cy + 1),
+                ];
+            }
+        }
+    }
+    let got: Vec<[u32; 4]> = im["cell_bounds"]
+        .as_array()
+        .expect("cell_bounds")
+        .iter()
+        .map(|b| [0, 1, 2, 3].map(|k| u(&b[k])))
+        .collect();
+    assert_eq!(got.len(), want.len(), "{name}: a bound per cell");
+    for (c, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(g, w, "{name}: cell {c}'s bounds against the PNG's coverage");
+    }
+    let cut = got.iter().filter(|b| **b != [0, 0, cell, cell]).count();
+    eprintln!("{name}: {cut} of {} cells' bounds cut the quad", got.len());
+    assert!(cut > 0, "{name}: every cell is whole");
 }
 
 #[test]

@@ -177,10 +177,17 @@ fn bake_impostor(
         }
     };
     let names: Vec<String> = vat.clips.iter().map(|c| c.name.clone()).collect();
+    let bounds = atlas.bounds.read(&gpu).map_err(|e| {
+        anyhow::Error::new(e).context(format!(
+            "{}: cannot read the impostor atlas's cell bounds",
+            model.source.display()
+        ))
+    })?;
     let json = crate::formats::impostor::write_atlas(
         &atlas.layout,
         &names,
         &layers,
+        &bounds,
         (atlas.samples, crate::crowd::cull::DEFAULT_IMPOSTOR_PX),
         dir,
     )?;

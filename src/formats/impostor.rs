@@ -7,7 +7,7 @@
 
 use super::FormatError;
 use super::image::write_png8;
-use crate::impostor::AtlasLayout;
+use crate::impostor::{AtlasLayout, CellBounds};
 use serde::Serialize;
 use std::path::Path;
 
@@ -54,6 +54,10 @@ pub struct ImpostorJson {
     pub drawing: &'static str,
     pub cell_choice: &'static str,
     pub frame_choice: &'static str,
+    /// Each cell's covered texels over every frame, in cell order (row
+    /// by row, top first; column by column within a row).
+    pub cell_bounds: Vec<CellBounds>,
+    pub bounds: &'static str,
     /// The atlas frames of each baked clip, in the `clips` order.
     pub clips: Vec<ImpostorClipJson>,
     /// The mesh level the atlas was drawn with (see `lod`).
@@ -80,13 +84,15 @@ pub struct ImpostorClipJson {
 
 /// Writes the atlas's layers (`layers[k]` is layer `k`, as
 /// [`AtlasLayout::layer_size`] big) into `dir` as the two PNGs and returns
-/// the `impostor` section. `clip_names` are the baked clips' names; the
+/// the `impostor` section. `clip_names` are the baked clips' names;
+/// `cell_bounds` each cell's covered texels (`impostor::cell_bounds`); the
 /// atlas was drawn with `samples` MSAA samples and is drawn from
 /// `switch_px` on.
 pub fn write_atlas(
     layout: &AtlasLayout,
     clip_names: &[String],
     layers: &[AtlasLayer],
+    cell_bounds: &[CellBounds],
     (samples, switch_px): (u32, f32),
     dir: &Path,
 ) -> Result<ImpostorJson, FormatError> {
@@ -139,6 +145,8 @@ pub fn write_atlas(
         drawing: "one camera-facing quad per instance, 2·extent·scale across, centred on the instance's transform of centre; the cell's right and up are projected onto the plane facing the camera. The normal turns with the instance; the surface point is the quad point moved towards the viewer by radius·scale·(1 - 2·depth) (for lighting, shadows and the depth test)",
         cell_choice: "v = the direction from the instance to the camera in model space: column = round(atan2(v.x, v.z) / 2π · yaws) mod yaws; row = the elevation nearest asin(v.y)",
         frame_choice: "clip time t: a looping clip's frame = round((t mod duration) / duration · frames) mod frames; a clamped clip's = round(clamp(t, 0, duration) / duration · (frames - 1)); layer = first_layer + frame. A crossfade blends the two clips' texels, premultiplied, by its weight",
+        cell_bounds: cell_bounds.to_vec(),
+        bounds: "cell_bounds[row · yaws + column] = [x0, y0, x1, y1]: the texels x0 ≤ x < x1, y0 ≤ y < y1 of the cell (x to the right, y down) hold every texel any frame covers (A > 0); [cell, cell, 0, 0] when no frame covers any. A quad may be cut to them, widened by two texels of the mip level it reads (2^level atlas texels each) and clamped to the cell: no frame shows outside, and fragments there cost nothing; an empty cell needs no quad",
         clips: layout
             .clips
             .iter()

@@ -253,7 +253,7 @@ impl AtlasBounds {
         Ok(words.chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect())
     }
 
-    /// The measured bounds read back (tests).
+    /// The measured bounds read back (the export, and tests).
     pub fn read(
         &self,
         gpu: &crate::gpu::GpuContext,
