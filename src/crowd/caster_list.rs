@@ -77,10 +77,7 @@ impl CasterGate {
     /// pass takes, which lists the same instances.
     pub fn admits(&self, centre: Vec3, radius: f32) -> bool {
         self.views.iter().any(|planes| {
-            near_bound(box_bound(planes), centre, radius)
-                && planes.iter().all(|&p| {
-                    p.truncate().dot(centre) + p.w + radius + gate_slack(p, centre) >= 0.0
-                })
+            near_bound(box_bound(planes), centre, radius) && inside_planes(planes, centre, radius)
         })
     }
 
@@ -113,6 +110,24 @@ impl CasterGate {
     }
 }
 
+/// The gate's rule for one box: the sphere reaches inside every plane,
+/// give or take the slack (the plane loop of `list_caster` in cull.wgsl).
+fn inside_planes(planes: &[Vec4; 6], centre: Vec3, radius: f32) -> bool {
+    planes
+        .iter()
+        .all(|&p| p.truncate().dot(centre) + p.w + radius + gate_slack(p, centre) >= 0.0)
+}
+
+/// The three planes that meet at a box's corner `k` (0..8): one of each
+/// opposite pair, picked by `k`'s bits.
+fn corner_planes(planes: &[Vec4; 6], k: usize) -> [Vec4; 3] {
+    [
+        planes[k & 1],
+        planes[2 + (k >> 1 & 1)],
+        planes[4 + (k >> 2 & 1)],
+    ]
+}
+
 /// A box's bounding sphere for the gate: xyz its centre, w the distance
 /// to its farthest corner plus the slack's part that does not depend on
 /// the instance, doubled (`2e-3 + 2e-4 · max |w|`). The box is six planes
@@ -121,12 +136,7 @@ impl CasterGate {
 pub fn box_bound(planes: &[Vec4; 6]) -> Vec4 {
     let mut corners = [Vec3::ZERO; 8];
     for (k, corner) in corners.iter_mut().enumerate() {
-        let [a, b, c] = [
-            planes[k & 1],
-            planes[2 + (k >> 1 & 1)],
-            planes[4 + (k >> 2)],
-        ];
-        *corner = meet(a, b, c);
+        *corner = meet(corner_planes(planes, k));
     }
     let centre = corners.iter().copied().sum::<Vec3>() / 8.0;
     let reach = corners
@@ -149,7 +159,7 @@ pub fn near_bound(bound: Vec4, centre: Vec3, radius: f32) -> bool {
 }
 
 /// Where three planes meet (the origin when two are parallel).
-fn meet(a: Vec4, b: Vec4, c: Vec4) -> Vec3 {
+fn meet([a, b, c]: [Vec4; 3]) -> Vec3 {
     let (na, nb, nc) = (a.truncate(), b.truncate(), c.truncate());
     let det = na.dot(nb.cross(nc));
     if det.abs() < 1e-12 {
@@ -214,13 +224,6 @@ mod tests {
         }
     }
 
-    /// The planes' rule alone, without the bound's shortcut.
-    fn planes_admit(planes: &[Vec4; 6], c: Vec3, r: f32) -> bool {
-        planes
-            .iter()
-            .all(|&p| p.truncate().dot(c) + p.w + r + gate_slack(p, c) >= 0.0)
-    }
-
     #[test]
     fn the_bound_never_drops_what_the_planes_admit() {
         // Light-like views: the box above, one turned and far from the
@@ -246,7 +249,7 @@ mod tests {
                 let ndc = Vec3::new(range(-1.6, 1.6), range(-1.6, 1.6), range(-0.6, 1.6));
                 let c = inverse.project_point3(ndc);
                 let r = [1e-3, 0.05, 0.7, 4.0][(range(0.0, 4.0) as usize).min(3)] * bound.w / 10.0;
-                let admits = planes_admit(&planes, c, r);
+                let admits = inside_planes(&planes, c, r);
                 assert!(
                     !admits || near_bound(bound, c, r),
                     "{c} (radius {r}) admitted by the planes, dropped by the bound {bound}"
@@ -261,12 +264,8 @@ mod tests {
             // the planes admit only by the slack: where the bound is
             // tightest.
             for k in 0..8 {
-                let [a, b, c] = [
-                    planes[k & 1],
-                    planes[2 + (k >> 1 & 1)],
-                    planes[4 + (k >> 2)],
-                ];
-                let corner = meet(a, b, c);
+                let [a, b, c] = corner_planes(&planes, k);
+                let corner = meet([a, b, c]);
                 let out = -(a.truncate() + b.truncate() + c.truncate()) / 3f32.sqrt();
                 for r in [0.0, 1e-5, 1e-3] {
                     let slack = [a, b, c]
@@ -274,7 +273,7 @@ mod tests {
                         .into_iter()
                         .fold(f32::MAX, f32::min);
                     let centre = corner + out * (3f32.sqrt() * (r + slack) * 0.999);
-                    assert!(planes_admit(&planes, centre, r), "{centre} {r}");
+                    assert!(inside_planes(&planes, centre, r), "{centre} {r}");
                     assert!(
                         near_bound(bound, centre, r),
                         "{centre} (radius {r}) beyond a corner: dropped by the bound {bound}"
