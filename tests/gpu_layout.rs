@@ -14,7 +14,7 @@ use stampede::crowd::tracks::GroundTracksGpu;
 use stampede::crowd::{FrameUniform, Instance};
 use stampede::render::TechniqueKind;
 use stampede::render::data::gpu_data::{
-    SkinInfo, SkinParams, SkinVertex, SkinnedVertex, StaticVertex, VatClipGpu, VatPackingGpu,
+    SkinInfo, SkinParams, SkinVertex, SkinnedVertex, VatClipGpu, VatPackingGpu,
 };
 use stampede::render::passes::cull::pyramid::PyramidStep;
 use stampede::render::passes::cull::pyramid_view::PyramidViewUniform;
@@ -25,7 +25,7 @@ use stampede::render::util::shaders;
 
 #[macro_use]
 mod layout_common;
-use layout_common::{Layout, compare, wgsl_layout};
+use layout_common::{Layout, compare, crowd_source, wgsl_layout};
 
 fn instance_layout() -> Layout {
     rust_layout!(Instance {
@@ -38,13 +38,6 @@ fn instance_layout() -> Layout {
         tint,
         height
     })
-}
-
-fn crowd_source() -> String {
-    TechniqueKind::Skinning
-        .crowd_module()
-        .source()
-        .expect("composes")
 }
 
 #[test]
@@ -422,34 +415,6 @@ fn rust_mirrors_match_their_wgsl_structs() {
         &wgsl_layout(&flock, "Boid"),
     ));
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-}
-
-/// The static vertex buffer feeds `VertexIn`'s locations: each attribute's
-/// offset is its Rust field's, and its format has the location's size.
-#[test]
-fn static_vertex_attributes_match_vertex_in() {
-    let crowd = crowd_source();
-    let vertex_in = wgsl_layout(&crowd, "VertexIn");
-    let rust = rust_layout!(StaticVertex {
-        uv,
-        color,
-        texture_layer
-    });
-    // VertexIn starts with the two builtins (vertex and instance index).
-    let located = &vertex_in.fields[2..];
-    assert_eq!(located.len(), StaticVertex::ATTRIBUTES.len());
-    for (i, attr) in StaticVertex::ATTRIBUTES.iter().enumerate() {
-        let (name, offset, size) = &rust.fields[i];
-        assert_eq!(attr.shader_location as usize, i);
-        assert_eq!(attr.offset as usize, *offset, "{name}: attribute offset");
-        assert_eq!(
-            attr.format.size() as usize,
-            *size,
-            "{name}: attribute format"
-        );
-        assert_eq!(located[i].0, *name, "location {i}");
-        assert_eq!(located[i].2, *size, "{name}: WGSL type size");
-    }
 }
 
 /// A mirror with two fields swapped, on the Rust side.

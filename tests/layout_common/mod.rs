@@ -1,9 +1,19 @@
 //! Comparing a Rust mirror's layout with its WGSL struct's (naga's
 //! layouter): tests/gpu_layout.rs uses these for every struct the shaders
-//! share with the CPU.
+//! share with the CPU, tests/vertex_layout.rs for the vertex attributes.
+#![allow(dead_code)]
 
 use std::mem::size_of;
 use wgpu::naga;
+
+/// The crowd pass's composed WGSL (the skinning technique's module, which
+/// holds the shared structs and `VertexIn`).
+pub fn crowd_source() -> String {
+    stampede::render::TechniqueKind::Skinning
+        .crowd_module()
+        .source()
+        .expect("composes")
+}
 
 /// A struct's layout: its size and (name, offset, size) per field.
 #[derive(Clone, Debug, PartialEq)]
