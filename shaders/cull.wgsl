@@ -276,28 +276,18 @@ fn cs_cull(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups
 fn cull_one(i: u32) {
     let m_index = model_of(i);
     let model = cull.models[m_index];
-    if !culls(i, model) {
+    if model.hidden != 0u || !instance_drawn(i) {
         return;
     }
     let inst = instances[i];
-    cull_placed(i, inst, anim_state(i, inst), m_index, model);
-}
-
-// Whether this view culls instance `i` of `model` at all (not hidden).
-fn culls(i: u32, model: CullModel) -> bool {
-    return model.hidden == 0u && instance_drawn(i);
-}
-
-// `cull_one` for instance `i` in its state `a` (computed, or the one the
-// camera's pass kept for the cascades).
-fn cull_placed(i: u32, inst: Instance, a: AnimState, m_index: u32, model: CullModel) {
+    let a = anim_state(i, inst);
     let p = a.place;
     let right = normalize(cross(p.up, p.forward));
     let up = cross(p.forward, right);
     let m = mat3x3<f32>(right, up, p.forward);
     let centre = p.origin + m * (model.sphere.xyz * inst.scale);
     let radius = model.sphere.w * inst.scale;
-    list_caster(i, a, centre, radius);
+    list_caster(i, centre, radius);
     let bits = cull_instance(model, centre, radius, inst.scale);
     if splat_instance(bits, m_index, model, centre, radius, inst.tint) {
         return;
@@ -329,12 +319,11 @@ fn near_bound(bound: vec4<f32>, centre: vec3<f32>, radius: f32) -> bool {
     return dot(d, d) <= reach * reach;
 }
 
-// The camera's view: lists instance `i` (in state `a`) for the shadow
-// cascades when its sphere reaches inside some cascade's box (each
-// cascade's first test), keeps its state for them when there is room, and
-// adds a workgroup to their dispatch each time a CULL_GROUP-th instance is
-// listed. The twin of `CasterGate::admits`.
-fn list_caster(i: u32, a: AnimState, centre: vec3<f32>, radius: f32) {
+// The camera's view: lists instance `i` for the shadow cascades when its
+// sphere reaches inside some cascade's box (each cascade's first test),
+// and adds a workgroup to their dispatch each time a CULL_GROUP-th
+// instance is listed. The twin of `CasterGate::admits`.
+fn list_caster(i: u32, centre: vec3<f32>, radius: f32) {
     for (var v = 0u; v < min(cull.caster_views, CASTER_VIEWS); v++) {
         if !near_bound(cull.caster_bounds[v], centre, radius) {
             continue;
@@ -354,30 +343,8 @@ fn list_caster(i: u32, a: AnimState, centre: vec3<f32>, radius: f32) {
             if slot % CULL_GROUP == 0u {
                 atomicAdd(&draw_args[base + 1u], 1u);
             }
-            keep_caster_state(slot, a);
             return;
         }
-    }
-}
-
-// The camera's arguments end with the states of the first casters listed
-// (slot s's `(s + 1) * STATE_WORDS + 1` words before the end) and one word:
-// how many there is room for. The twin of `caster_list::state_word`.
-fn caster_state_word(len: u32, slot: u32) -> u32 {
-    return len - 1u - (slot + 1u) * STATE_WORDS;
-}
-
-// Keeps listed caster `slot`'s state `a` where the cascades' passes read
-// it (`listed_caster_state` in cull_listed.wgsl), when there is room.
-fn keep_caster_state(slot: u32, a: AnimState) {
-    let len = arrayLength(&draw_args);
-    if slot >= atomicLoad(&draw_args[len - 1u]) {
-        return;
-    }
-    let at = caster_state_word(len, slot);
-    let w = pack_state(a);
-    for (var k = 0u; k < STATE_WORDS; k++) {
-        atomicStore(&draw_args[at + k], w[k]);
     }
 }
 

@@ -16,7 +16,6 @@
 
 use super::cull::{CULL_GROUP, frustum_planes, sphere_margin};
 use super::instance::MAX_INSTANCES;
-use super::resolved::STATE_WORDS;
 use super::shadow::MAX_CASCADES;
 use glam::{Mat4, Vec3, Vec4};
 
@@ -35,27 +34,6 @@ pub const CASTER_ENTRIES: u32 = CASTER_WORD + 4;
 /// the frame, the clip table, the crowd's five, its arguments and visible
 /// list, and the camera's arguments.
 pub const LISTED_STORAGE_BUFFERS: u32 = 10;
-
-/// How many listed instances' states the camera's arguments keep for the
-/// cascades (`keep_caster_state` in cull.wgsl), for lists of `capacity`
-/// instances with `room` bytes left in a binding after the arguments and
-/// the list's entries: an eighth of the capacity (a few per cent of a
-/// herd's view is listed), at least 256 (every instance of a small crowd),
-/// 64 bytes each. A caster listed past them is computed again by each
-/// cascade, as before.
-pub fn kept_states(capacity: u32, room: u64) -> u32 {
-    let want = (capacity / 8).max(capacity.min(256));
-    let fits = room.saturating_sub(4) / (STATE_WORDS as u64 * 4);
-    want.min(fits.min(u32::MAX as u64) as u32)
-}
-
-/// The first word of list slot `slot`'s kept state in camera arguments of
-/// `len` words: they end with the states, slot 0's last, then one word
-/// (how many states there is room for). The twin of `caster_state_word`
-/// in cull.wgsl.
-pub fn state_word(len: usize, slot: u32) -> usize {
-    len - 1 - (slot as usize + 1) * STATE_WORDS as usize
-}
 
 /// The views whose boxes the camera's pass can test: one per cascade.
 pub const CASTER_VIEWS: usize = MAX_CASCADES;
@@ -221,21 +199,6 @@ mod tests {
         assert_eq!(listed_dispatch(CULL_GROUP), [1, 1, 1]);
         assert_eq!(listed_dispatch(CULL_GROUP + 1), [2, 1, 1]);
         assert_eq!(&listed_dispatch(0)[..], &CASTER_TEMPLATE[1..]);
-    }
-
-    #[test]
-    fn the_kept_states_are_an_eighth_of_the_capacity_within_the_binding() {
-        let big = u64::MAX;
-        assert_eq!(kept_states(64, big), 64);
-        assert_eq!(kept_states(2_048, big), 256);
-        assert_eq!(kept_states(1 << 20, big), 1 << 17);
-        // 64 bytes each, after the count's word.
-        assert_eq!(kept_states(1 << 20, 4 + 64 * 1_000), 1_000);
-        assert_eq!(kept_states(1 << 20, 3), 0);
-        // The last state ends just before the count's word.
-        let len = 11 + 4 * 16 + 1;
-        assert_eq!(state_word(len, 0), len - 17);
-        assert_eq!(state_word(len, 3), 11);
     }
 
     #[test]

@@ -4,14 +4,9 @@
 //! arguments and counts the workgroups, and each cascade's pass
 //! (`cs_cull_listed` in shaders/cull_listed.wgsl) is dispatched indirectly
 //! over that list, reading the camera's arguments as one more binding.
-//! The camera's pass also keeps each listed instance's state there (for as
-//! many as there is room), so that no cascade computes it again.
 
 use super::{Culler, Lists};
-use crate::crowd::caster_list::{
-    CASTER_ENTRIES, CASTER_WORD, CasterGate, LISTED_STORAGE_BUFFERS, state_word,
-};
-use crate::crowd::resolved::ResolvedState;
+use crate::crowd::caster_list::{CASTER_ENTRIES, CASTER_WORD, CasterGate, LISTED_STORAGE_BUFFERS};
 use crate::render::util::pipeline::bind_group;
 
 /// The listed variant of the cascades' pass.
@@ -153,35 +148,11 @@ impl Culler {
         let word = (self.counter_word() + CASTER_WORD) as u64;
         let count = gpu.read_words::<u32>(&lists.args, word * 4, 4)?[0] as u64;
         let first = (self.counter_word() + CASTER_ENTRIES) as u64 * 4;
-        let count = count.min(lists.capacity as u64);
+        let count = count.min((lists.args.size() - first) / 4);
         if count == 0 {
             return Ok(Vec::new());
         }
         gpu.read_words(&lists.args, first, count * 4)
-    }
-
-    /// The states the camera's last cull kept for the casters it listed,
-    /// slot by slot (as many as it had room for), read back waiting for
-    /// the GPU (tests and diagnostics; empty when it listed none).
-    pub fn read_caster_states(
-        &self,
-        gpu: &crate::gpu::GpuContext,
-    ) -> Result<Vec<ResolvedState>, crate::gpu::GpuError> {
-        let listed = self.read_caster_list(gpu)?.len() as u32;
-        let Some(lists) = self.lists.as_ref().filter(|_| listed > 0) else {
-            return Ok(Vec::new());
-        };
-        let kept = listed.min(lists.kept_casters);
-        if kept == 0 {
-            return Ok(Vec::new());
-        }
-        let len = (lists.args.size() / 4) as usize;
-        let first = state_word(len, kept - 1);
-        let words: Vec<u32> =
-            gpu.read_words(&lists.args, first as u64 * 4, (len - first) as u64 * 4)?;
-        Ok((0..kept)
-            .map(|slot| ResolvedState::from_words(&words[state_word(len, slot) - first..]))
-            .collect())
     }
 
     /// The cascades' indirect dispatch the camera's last cull counted

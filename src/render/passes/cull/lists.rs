@@ -45,9 +45,8 @@ pub(super) struct Lists {
     pub state: StateStride,
     /// The arguments end with room for the casters the camera's pass
     /// lists for the shadow cascades (`crowd::caster_list`), one word an
-    /// instance, then the states kept for the first `kept_casters` of them.
+    /// instance.
     pub casters: bool,
-    pub kept_casters: u32,
     /// Told apart from every other lists made (groups made over them
     /// are made again when it changes).
     pub id: u64,
@@ -131,18 +130,7 @@ impl Culler {
         let caster = regions * ARGS_WORDS + crate::crowd::caster_list::CASTER_WORD as usize;
         words[caster..caster + 4].copy_from_slice(&crate::crowd::caster_list::CASTER_TEMPLATE);
         let bytes = (words.len() * 4) as u64;
-        // The listed casters' entries, the states kept for them, their count.
-        let kept = if casters {
-            let room = self.max_binding.saturating_sub(bytes + capacity as u64 * 4);
-            crate::crowd::caster_list::kept_states(capacity, room)
-        } else {
-            0
-        };
-        let listed_bytes = if casters {
-            capacity as u64 * 4 + 4 * resolved::trailer_words(kept, resolved::STATE_WORDS)
-        } else {
-            0
-        };
+        let listed_bytes = if casters { capacity as u64 * 4 } else { 0 };
         let template = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("cull args template"),
             contents: bytemuck::cast_slice(&words),
@@ -157,9 +145,6 @@ impl Culler {
                 | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
-        if casters {
-            queue.write_buffer(&args, args.size() - 4, bytemuck::bytes_of(&kept));
-        }
         let mut entries = vec![
             (0, params.as_entire_binding()),
             (1, args.as_entire_binding()),
@@ -210,7 +195,6 @@ impl Culler {
             occlusion: occlusion.map(|(_, b)| b.key),
             state: StateStride { want: state, has },
             casters,
-            kept_casters: kept,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
