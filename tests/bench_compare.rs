@@ -53,10 +53,30 @@ fn compare_culling_measures_both_ways_in_one_run() {
     // The cull passes are timed where the scene is, and only when they run.
     let timed = !culled[0]["gpu_ms"].is_null();
     assert_eq!(!culled[0]["cull_gpu_ms"].is_null(), timed, "{}", culled[0]);
+    // So are the shadow cascades' (shadows are on), apart, and printed.
+    assert_eq!(
+        !culled[0]["cascade_cull_gpu_ms"].is_null(),
+        timed,
+        "{}",
+        culled[0]
+    );
     if timed {
         positive(&culled[0]["cull_gpu_ms"]["p50"], "culled cull_gpu_ms");
+        positive(
+            &culled[0]["cascade_cull_gpu_ms"]["p50"],
+            "culled cascade_cull_gpu_ms",
+        );
+        assert!(
+            stdout.contains("vat at 200: the cascades' cull passes"),
+            "{stdout}"
+        );
     }
     assert!(unculled[0]["cull_gpu_ms"].is_null(), "{}", unculled[0]);
+    assert!(
+        unculled[0]["cascade_cull_gpu_ms"].is_null(),
+        "{}",
+        unculled[0]
+    );
     let ratios = v["ratios"]["culled_over_unculled"]
         .as_array()
         .expect("ratios");

@@ -105,7 +105,7 @@ fn a_scene_is_measured_per_model_and_against_separate_renderers() {
     positive(&ratio[0]["wall_ms"], "scene_over_separate.wall_ms");
     let csv = std::fs::read_to_string(&csv).expect("csv");
     assert!(csv.lines().next().unwrap().ends_with(
-        "draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade,shadow_casters_unseen_per_cascade,shadow_triangles_unseen_per_cascade,exact_visible,exact_occluded,exact_covering_none,exact_visible_triangles,exact_unoccluded_triangles,splats,resolved_state,cull_gpu_p50_ms,cull_gpu_p90_ms,cull_gpu_p99_ms,shadow_casters_listed"
+        "draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade,shadow_casters_unseen_per_cascade,shadow_triangles_unseen_per_cascade,exact_visible,exact_occluded,exact_covering_none,exact_visible_triangles,exact_unoccluded_triangles,splats,resolved_state,cull_gpu_p50_ms,cull_gpu_p90_ms,cull_gpu_p99_ms,shadow_casters_listed,cascade_cull_gpu_p50_ms,cascade_cull_gpu_p90_ms,cascade_cull_gpu_p99_ms"
     ));
     assert!(csv.contains(",separate,"), "{csv}");
     let _ = std::fs::remove_dir_all(&dir);

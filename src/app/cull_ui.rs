@@ -31,6 +31,8 @@ pub struct CullView<'a> {
     /// GPU milliseconds of the cull passes before the scene (camera and
     /// cascades, `Renderer::cull_gpu_ms`), when timed.
     pub gpu_ms: Option<f32>,
+    /// The cascades' part of them (`Renderer::cascade_cull_gpu_ms`).
+    pub cascades_ms: Option<f32>,
 }
 
 /// Region `r`'s colour in the tint view, as the shader draws it (a little
@@ -155,8 +157,16 @@ pub fn cull_section(ui: &mut egui::Ui, s: &mut CullSettings, view: &CullView<'_>
                 short_count(view.requested as u64),
                 short_count(st.triangles_total())
             ));
-            if let Some(ms) = view.gpu_ms {
-                ui.label(format!("cull passes (camera and cascades): {ms:.2} ms GPU"));
+            match (view.gpu_ms, view.cascades_ms) {
+                (Some(ms), Some(c)) => {
+                    ui.label(format!(
+                        "cull passes (camera and cascades): {ms:.2} ms GPU, the cascades' {c:.2}"
+                    ));
+                }
+                (Some(ms), None) => {
+                    ui.label(format!("cull passes: {ms:.2} ms GPU"));
+                }
+                _ => {}
             }
             if view.levels.len() > 1 {
                 let names: Vec<&str> = view.levels.iter().map(|(n, _)| *n).collect();
@@ -268,6 +278,7 @@ mod tests {
             resolved_state: Err("the adapter has no indirect-first-instance".into()),
             caster_list_error: None,
             gpu_ms: Some(1.25),
+            cascades_ms: Some(0.5),
         };
         let mut s = CullSettings::default();
         let mut h = Harness::new();
@@ -290,7 +301,7 @@ mod tests {
             h.labels()
         );
         assert!(
-            h.shows("cull passes (camera and cascades): 1.25 ms GPU"),
+            h.shows("cull passes (camera and cascades): 1.25 ms GPU, the cascades' 0.50"),
             "{:?}",
             h.labels()
         );
@@ -403,6 +414,7 @@ mod tests {
             resolved_state: Ok(true),
             caster_list_error: None,
             gpu_ms: None,
+            cascades_ms: None,
         };
         let mut s = CullSettings::default();
         let mut h = Harness::new();

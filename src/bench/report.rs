@@ -141,6 +141,11 @@ pub struct RunResult {
     /// from `gpu_ms`; `null` with nothing culled or no timestamps.
     #[serde(default)]
     pub cull_gpu_ms: Option<Percentiles>,
+    /// The shadow cascades' part of `cull_gpu_ms` (their cull passes over
+    /// the camera's list or the crowd); `null` with shadows off, nothing
+    /// culled or no timestamps.
+    #[serde(default)]
+    pub cascade_cull_gpu_ms: Option<Percentiles>,
     /// Timestamp queries around the technique's own pass (compute
     /// skinning's skin pass), apart from `gpu_ms` and `shadow_gpu_ms`;
     /// `null` for the techniques without one or with no timestamps.

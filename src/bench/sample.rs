@@ -16,6 +16,7 @@ struct Samples {
     gpu: Vec<f64>,
     shadow_gpu: Vec<f64>,
     cull_gpu: Vec<f64>,
+    cascade_cull_gpu: Vec<f64>,
     technique_gpu: Vec<f64>,
     resolve_gpu: Vec<f64>,
     wall: Vec<f64>,
@@ -74,6 +75,9 @@ impl Run<'_> {
                 samples
                     .cull_gpu
                     .extend(sum_some(renderers, Renderer::cull_gpu_ms));
+                samples
+                    .cascade_cull_gpu
+                    .extend(sum_some(renderers, Renderer::cascade_cull_gpu_ms));
                 samples.technique_gpu.extend(sum_some(renderers, |r| {
                     r.costs().pass.and_then(|p| p.gpu_ms)
                 }));
@@ -153,6 +157,7 @@ impl Run<'_> {
             gpu_ms: self.optional(&samples.gpu)?,
             shadow_gpu_ms: self.optional(&samples.shadow_gpu)?,
             cull_gpu_ms: self.optional(&samples.cull_gpu)?,
+            cascade_cull_gpu_ms: self.optional(&samples.cascade_cull_gpu)?,
             technique_gpu_ms: self.optional(&samples.technique_gpu)?,
             resolve_gpu_ms: self.optional(&samples.resolve_gpu)?,
             aa: targets.aa.label().to_owned(),

@@ -203,6 +203,7 @@ impl Renderer {
             layout: scene.frame_spec(),
             timer: GpuTimer::new(device, &caps),
             cull_timer: GpuTimer::new(device, &caps),
+            cascade_cull_timer: GpuTimer::new(device, &caps),
             culler,
             shadows,
             impostors: None,

@@ -227,6 +227,13 @@ impl Renderer {
         self.culler.set_caster_gate(self.shadows.caster_gate(&fit));
         self.culler
             .encode(&ctx, encoder, group, &cull_view, frame.cull_count);
+        let cascades = self
+            .cascade_cull_timer
+            .as_ref()
+            .filter(|t| timed && t.ready());
+        if let Some(t) = cascades {
+            t.mark(encoder, true);
+        }
         self.shadows.cull(
             &ctx,
             encoder,
@@ -235,6 +242,9 @@ impl Renderer {
             &fit,
             frame.cull_count,
         );
+        if let Some(t) = cascades {
+            t.mark(encoder, false);
+        }
         self.end_cull_span(encoder, timed);
         frame.cpu_s += started.elapsed().as_secs_f64();
     }

@@ -94,6 +94,8 @@ pub struct Renderer {
     /// Times the cull passes before the scene: the camera's (with the
     /// splats it writes) and every shadow cascade's.
     cull_timer: Option<GpuTimer>,
+    /// The shadow cascades' cull passes, part of `cull_timer`'s span.
+    cascade_cull_timer: Option<GpuTimer>,
     /// The cull pass: visible lists, LOD choice, indirect arguments.
     culler: Culler,
     /// The sun's cascaded shadow maps.

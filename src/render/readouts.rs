@@ -143,9 +143,13 @@ impl Renderer {
         self.technique.after_submit(&self.gpu.device, false);
         self.shadows.after_submit(&self.gpu.device);
         self.post.after_submit(&self.gpu.device);
-        for t in [&mut self.timer, &mut self.cull_timer]
-            .into_iter()
-            .flatten()
+        for t in [
+            &mut self.timer,
+            &mut self.cull_timer,
+            &mut self.cascade_cull_timer,
+        ]
+        .into_iter()
+        .flatten()
         {
             t.after_submit(&self.gpu.device);
         }
@@ -166,9 +170,13 @@ impl Renderer {
     /// Forgets the last GPU times of the scene, cull and shadow passes and
     /// the technique's own pass.
     pub fn clear_gpu_times(&mut self) {
-        for t in [&mut self.timer, &mut self.cull_timer]
-            .into_iter()
-            .flatten()
+        for t in [
+            &mut self.timer,
+            &mut self.cull_timer,
+            &mut self.cascade_cull_timer,
+        ]
+        .into_iter()
+        .flatten()
         {
             t.clear();
         }
@@ -215,6 +223,15 @@ impl Renderer {
         self.culler
             .active()
             .then(|| self.cull_timer.as_ref().and_then(|t| t.last_ms))
+            .flatten()
+    }
+
+    /// GPU milliseconds of the last timed cull passes of the shadow
+    /// cascades (part of [`Renderer::cull_gpu_ms`]), `None` when
+    /// unsupported, not yet known, nothing is culled or shadows are off.
+    pub fn cascade_cull_gpu_ms(&self) -> Option<f32> {
+        (self.culler.active() && self.shadows.settings.enabled)
+            .then(|| self.cascade_cull_timer.as_ref().and_then(|t| t.last_ms))
             .flatten()
     }
 

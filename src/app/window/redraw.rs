@@ -142,6 +142,7 @@ impl Running {
                 resolved_state: self.renderer.culler().resolved_state(),
                 caster_list_error: self.renderer.culler().caster_list_unsupported(),
                 gpu_ms: self.renderer.cull_gpu_ms(),
+                cascades_ms: self.renderer.cascade_cull_gpu_ms(),
             },
             shadows: crate::app::shadow_ui::ShadowView {
                 gpu_ms: self.renderer.shadow_gpu_ms(),

@@ -21,6 +21,7 @@ fn result(technique: &str, count: u32, cpu: f64, wall: f64, gpu: Option<f64>) ->
         gpu_ms: gpu.map(p),
         shadow_gpu_ms: None,
         cull_gpu_ms: None,
+        cascade_cull_gpu_ms: None,
         technique_gpu_ms: None,
         pass_instances: None,
         pass_vertices: None,

@@ -113,30 +113,7 @@ impl BenchReport {
             let _ = writeln!(
                 s,
                 "{:<16} {:>8} {:>8} {:>8} {:>9} | {:>26} | {:>26} | {:>26} | {:>26} | {:>26} | {:>26} | {:>10} {:>9}",
-                if r.unculled {
-                    format!("{} (off)", r.technique)
-                } else if r.far_field_off {
-                    format!("{} (no far)", r.technique)
-                } else if r.occlusion_off {
-                    format!("{} (no occl)", r.technique)
-                } else if r.square_impostors {
-                    format!("{} (squares)", r.technique)
-                } else if r.splat_off {
-                    format!("{} (no splats)", r.technique)
-                } else if r.state_computed {
-                    format!("{} (computed)", r.technique)
-                } else if r.separate {
-                    format!("{} (separate)", r.technique)
-                } else if r.aa_baseline {
-                    format!(
-                        "{} ({}{})",
-                        r.technique,
-                        r.aa,
-                        if r.velocity { "+v" } else { "" }
-                    )
-                } else {
-                    r.technique.clone()
-                },
+                label(r),
                 r.count,
                 r.drawn,
                 r.visible,
@@ -196,6 +173,21 @@ impl BenchReport {
                     list(&r.shadow_casters_dropped),
                     list(&r.shadow_casters_unseen),
                     crate::cli::short_count(r.shadow_casters_listed as u64)
+                );
+            }
+        }
+        for r in &self.results {
+            if let (Some(cascades), Some(all)) = (&r.cascade_cull_gpu_ms, &r.cull_gpu_ms) {
+                let _ = writeln!(
+                    s,
+                    "{} at {}: the cascades' cull passes {:.3} / {:.3} / {:.3} GPU ms \
+                     (p50/p90/p99) of the cull's {:.3} (p50)",
+                    label(r),
+                    r.count,
+                    cascades.p50,
+                    cascades.p90,
+                    cascades.p99,
+                    all.p50
                 );
             }
         }
@@ -337,7 +329,7 @@ impl BenchReport {
     /// One CSV row per result, with a header.
     pub fn csv(&self) -> String {
         let mut s = String::from(
-            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade,shadow_casters_unseen_per_cascade,shadow_triangles_unseen_per_cascade,exact_visible,exact_occluded,exact_covering_none,exact_visible_triangles,exact_unoccluded_triangles,splats,resolved_state,cull_gpu_p50_ms,cull_gpu_p90_ms,cull_gpu_p99_ms,shadow_casters_listed\n",
+            "technique,count,drawn,frames,cpu_p50_ms,cpu_p90_ms,cpu_p99_ms,gpu_p50_ms,gpu_p90_ms,gpu_p99_ms,wall_p50_ms,wall_p90_ms,wall_p99_ms,upload_bytes_per_frame,gpu_memory_bytes,visible,triangles,shadow_gpu_p50_ms,shadow_gpu_p90_ms,shadow_gpu_p99_ms,technique_gpu_p50_ms,technique_gpu_p90_ms,technique_gpu_p99_ms,pass_instances,pass_vertices,settings,impostors,visible_per_level,shadow_casters,shadow_triangles,shadow_casters_per_cascade,shadow_triangles_per_cascade,occluded,aa,velocity,resolve_gpu_p50_ms,resolve_gpu_p90_ms,resolve_gpu_p99_ms,draw_calls,visible_per_model,triangles_per_model,shadow_casters_dropped_per_cascade,shadow_casters_unseen_per_cascade,shadow_triangles_unseen_per_cascade,exact_visible,exact_occluded,exact_covering_none,exact_visible_triangles,exact_unoccluded_triangles,splats,resolved_state,cull_gpu_p50_ms,cull_gpu_p90_ms,cull_gpu_p99_ms,shadow_casters_listed,cascade_cull_gpu_p50_ms,cascade_cull_gpu_p90_ms,cascade_cull_gpu_p99_ms\n",
         );
         let cells = |p: Option<&Percentiles>| match p {
             Some(p) => format!("{:.4},{:.4},{:.4}", p.p50, p.p90, p.p99),
@@ -346,7 +338,7 @@ impl BenchReport {
         for r in &self.results {
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 r.technique,
                 r.count,
                 r.drawn,
@@ -401,7 +393,8 @@ impl BenchReport {
                 r.splats,
                 r.resolved_state as u32,
                 cells(r.cull_gpu_ms.as_ref()),
-                r.shadow_casters_listed
+                r.shadow_casters_listed,
+                cells(r.cascade_cull_gpu_ms.as_ref())
             );
         }
         s
@@ -464,4 +457,33 @@ fn named(models: &[super::ModelDraws], value: impl Fn(&super::ModelDraws) -> Str
         .map(|m| format!("{}:{}", m.name, value(m)))
         .collect::<Vec<_>>()
         .join(";")
+}
+
+/// A result's name in the tables: its technique and, for a comparison's
+/// baseline, what the baseline changes.
+fn label(r: &super::RunResult) -> String {
+    if r.unculled {
+        format!("{} (off)", r.technique)
+    } else if r.far_field_off {
+        format!("{} (no far)", r.technique)
+    } else if r.occlusion_off {
+        format!("{} (no occl)", r.technique)
+    } else if r.square_impostors {
+        format!("{} (squares)", r.technique)
+    } else if r.splat_off {
+        format!("{} (no splats)", r.technique)
+    } else if r.state_computed {
+        format!("{} (computed)", r.technique)
+    } else if r.separate {
+        format!("{} (separate)", r.technique)
+    } else if r.aa_baseline {
+        format!(
+            "{} ({}{})",
+            r.technique,
+            r.aa,
+            if r.velocity { "+v" } else { "" }
+        )
+    } else {
+        r.technique.clone()
+    }
 }
