@@ -413,7 +413,8 @@ mod tests {
             splat_error: None,
             resolved_state: Ok(true),
             caster_list_error: None,
-            gpu_ms: None,
+            // Timed, without shadows: no cascades' part.
+            gpu_ms: Some(2.0),
             cascades_ms: None,
         };
         let mut s = CullSettings::default();
@@ -426,5 +427,10 @@ mod tests {
             assert!(h.shows_exactly(text), "{text}: {:?}", h.labels());
         }
         assert!(h.shows("per model: horse / bird"), "{:?}", h.labels());
+        assert!(
+            h.shows_exactly("cull passes: 2.00 ms GPU"),
+            "{:?}",
+            h.labels()
+        );
     }
 }
