@@ -5,6 +5,7 @@
 use crate::crowd::cull::{CullSettings, CullView};
 use crate::crowd::shadow::{CameraFrustum, ShadowSettings};
 use crate::lod::LodChain;
+use crate::render::util::timing::GpuTimer;
 use crate::render::{Camera, PassStats, Renderer};
 use std::sync::Arc;
 
@@ -143,6 +144,13 @@ impl Renderer {
         self.technique.after_submit(&self.gpu.device, false);
         self.shadows.after_submit(&self.gpu.device);
         self.post.after_submit(&self.gpu.device);
+        self.each_timer(|t, device| t.after_submit(device));
+    }
+
+    /// Runs `f` on each of the renderer's own span timers (the scene's,
+    /// the cull passes' and the cascades' part of them) that exists.
+    fn each_timer(&mut self, mut f: impl FnMut(&mut GpuTimer, &wgpu::Device)) {
+        let device = &self.gpu.device;
         for t in [
             &mut self.timer,
             &mut self.cull_timer,
@@ -151,7 +159,7 @@ impl Renderer {
         .into_iter()
         .flatten()
         {
-            t.after_submit(&self.gpu.device);
+            f(t, device);
         }
     }
 
@@ -170,16 +178,7 @@ impl Renderer {
     /// Forgets the last GPU times of the scene, cull and shadow passes and
     /// the technique's own pass.
     pub fn clear_gpu_times(&mut self) {
-        for t in [
-            &mut self.timer,
-            &mut self.cull_timer,
-            &mut self.cascade_cull_timer,
-        ]
-        .into_iter()
-        .flatten()
-        {
-            t.clear();
-        }
+        self.each_timer(|t, _| t.clear());
         self.shadows.clear_gpu_ms();
         self.post.clear_gpu_ms();
         self.technique.clear_pass_stats();
